@@ -210,6 +210,7 @@ struct TopForm {
     Pattern *pat;               /* TOP_BIND */
     Expr *expr;                 /* TOP_BIND value, TOP_EXPR */
     bool failed;                /* checker rejected it: mono and interp skip it */
+    bool quiet;                 /* a library binding: evaluated, never printed */
     int nslots;                 /* checker: frame size for evaluating expr */
 };
 

@@ -18,6 +18,7 @@ typedef struct Compilation {
     Diag *diag;
     Program *prelude;       /* the checked library, or NULL before check_program */
     Scope *lib_scope;       /* names the library defines (operators resolve here) */
+    Scope *user_scope;      /* names the user's program defines */
     int nglobals;           /* top-level variables numbered so far */
     int next_var_id;        /* fresh type variables */
 } Compilation;

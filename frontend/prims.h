@@ -29,4 +29,8 @@ extern const PrimInfo prim_info[PRIM__COUNT];
  * redefining `append` does not change `++`. */
 const char *op_function_name(Op op);
 
+/* True for serial-only primitives (file/stdin I/O, rand_seed, environment):
+ * NESL.md 3.9 item 6 forbids them inside apply-to-each. */
+bool prim_is_serial(int prim);
+
 #endif

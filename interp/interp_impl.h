@@ -18,6 +18,9 @@ struct Interp {
     bool timing;            /* inside time(...): timings cannot nest */
     RtErrorCtx *errctx;     /* where rt_error jumps to */
     int depth;              /* call depth, to report runaway recursion instead of crashing */
+    int max_depth;          /* depth limit (set by interp_program from the stack size) */
+    Span call_site;         /* innermost call from user code into the library: runtime
+                               errors raised inside library code are reported here */
 };
 
 /* Abort the current top-level form with a NESL runtime error. */
@@ -26,6 +29,9 @@ _Noreturn void rt_error(Interp *I, Span where, const char *fmt, ...)
 
 /* Apply a function value (closure, primitive, constructor) to an argument. */
 Value interp_apply(Interp *I, Value fn, Value arg, Span where);
+
+/* Reset the rand generator to its fixed seed (prims; called before each form). */
+void rng_reseed(Interp *I);
 
 /* Primitive implementations, indexed by PrimId (prims_*.c). */
 extern const PrimImpl prim_impls[PRIM__COUNT];

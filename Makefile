@@ -1,0 +1,186 @@
+# Makefile — builds nesslc (GNU make).  Run ./configure first.
+#
+#   make              build ./nesslc (objects in build/)
+#   make check        build, then run unit tests and every program test
+#   make check-unit   build and run only tests/unit/*.c
+#   make check-asan   the same suite on an ASan+UBSan build in build-asan/
+#   make fuzz         fuzz the front end (ASan+UBSan), not part of check
+#   make install      PREFIX/bin/nesslc and PREFIX/share/doc/nesslc
+#   make clean        remove build outputs (distclean: also config.mk)
+#
+# Variables: TESTS="filter..." limits the program tests, JOBS=N their
+# parallelism, MODE=m the executor (see tests/run_tests.sh --help),
+# FUZZ_ITERS=N / FUZZ_SEED=N the fuzzer's run, V=1 full command lines.
+
+.DEFAULT_GOAL := all
+MAKEFLAGS += --no-print-directory
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+# clean/distclean need no configuration; everything else does.
+NOCONFIG_GOALS := clean distclean
+ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
+  ifeq ($(wildcard config.mk),)
+    $(error config.mk not found: run ./configure first (./configure --help for options))
+  endif
+  include config.mk
+endif
+
+# Short "CC file" lines unless V=1; warnings and errors always show.
+ifeq ($(V),1)
+  Q :=
+  say := @true
+else
+  Q := @
+  say := @printf '  %-6s %s\n'
+endif
+
+# ---- build variants ---------------------------------------------------------
+# One Makefile, several out-of-tree builds: check-asan and fuzz re-invoke make
+# with BUILD=build-asan SAN=1, so sanitized objects never mix with normal ones.
+BUILD ?= build
+BIN ?= nesslc
+SAN ?= 0
+GEN := $(BUILD)/gen
+
+ifeq ($(SAN),1)
+  SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -g -O1
+  # Exported to every command make runs, so the harness's nesslc runs see them.
+  export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
+  export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=0
+endif
+
+WARNFLAGS := -Wall -Wextra
+# Bison/Flex output is not ours to fix: these objects alone get quieter flags.
+GEN_WARNFLAGS := -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter \
+                 -Wno-unused-but-set-variable -Wno-unused-variable
+ALL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -I$(GEN) -I. -Icommon -Ifrontend $(CPPFLAGS)
+ALL_CFLAGS := -std=c11 $(WARNFLAGS) $(CFLAGS) $(SAN_FLAGS)
+LIBS := $(LPSOLVE_LIBS) -lm
+
+# ---- sources ----------------------------------------------------------------
+# Every phase directory linked into nesslc; new *.c files are picked up by the
+# wildcard.  rt/ is the runtime of generated programs, never linked in here.
+PHASES := common frontend interp flatten lcu fusion cudagen driver
+SRCS := $(sort $(foreach d,$(PHASES),$(wildcard $(d)/*.c)))
+MAIN_SRC := driver/main.c
+
+GEN_HDRS := $(GEN)/parser.h $(GEN)/lexer.h
+GEN_SRCS := $(GEN)/parser.c $(GEN)/lexer.c $(GEN)/prelude_text.c
+LIB_NESL := $(sort $(wildcard lib/*.nesl))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+OBJS := $(call obj,$(SRCS))
+GEN_OBJS := $(patsubst $(GEN)/%.c,$(BUILD)/obj/gen/%.o,$(GEN_SRCS))
+# Everything but main(): what unit tests link against.
+LIB_OBJS := $(filter-out $(call obj,$(MAIN_SRC)),$(OBJS)) $(GEN_OBJS)
+# The front end alone (the fuzzer's target).
+FRONTEND_OBJS := $(call obj,$(sort $(wildcard common/*.c frontend/*.c))) $(GEN_OBJS)
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
+
+# ---- main targets -----------------------------------------------------------
+.PHONY: all unit check check-unit check-asan fuzz install uninstall clean distclean FORCE
+
+all: $(BIN)
+
+$(BIN): $(OBJS) $(GEN_OBJS)
+	$(say) LINK $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# Objects depend on config.mk (a new compiler or flags rebuilds everything) and,
+# order-only, on the generated headers so that `make -j` never compiles a file
+# that includes parser.h/lexer.h before they exist; -MMD records the rest.
+$(BUILD)/obj/%.o: %.c config.mk | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/gen/%.o: $(GEN)/%.c config.mk | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(GEN_WARNFLAGS) -MMD -MP -c $< -o $@
+
+# Pattern rules with two targets are run once for both (a grouped target).
+$(GEN)/%.c $(GEN)/%.h: frontend/%.y
+	@mkdir -p $(@D)
+	$(say) BISON $<
+	$(Q)$(BISON) $(BISONFLAGS) --defines=$(GEN)/$*.h -o $(GEN)/$*.c $<
+
+$(GEN)/%.c $(GEN)/%.h: frontend/%.l
+	@mkdir -p $(@D)
+	$(say) FLEX $<
+	$(Q)$(FLEX) $(FLEXFLAGS) --header-file=$(GEN)/$*.h -o $(GEN)/$*.c $<
+
+# The library text is embedded in the binary.  prelude.list changes only when
+# the set of lib/*.nesl files does, so adding or removing one regenerates it.
+$(GEN)/prelude.list: FORCE
+	@mkdir -p $(@D)
+	@echo '$(LIB_NESL)' | cmp -s - $@ || echo '$(LIB_NESL)' > $@
+
+$(GEN)/prelude_text.c: lib/embed.sh $(GEN)/prelude.list $(LIB_NESL)
+	$(say) EMBED "$(LIB_NESL)"
+	$(Q)sh lib/embed.sh $(LIB_NESL) > $@.tmp && mv $@.tmp $@
+
+# ---- tests ------------------------------------------------------------------
+$(BUILD)/unit/%: tests/unit/%.c $(LIB_OBJS) config.mk | $(GEN_HDRS)
+	@mkdir -p $(@D)
+	$(say) LINK $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+# Also drops binaries whose source was removed, since the harness runs every
+# executable in the directory.
+unit: $(UNIT_BINS)
+	@mkdir -p $(BUILD)/unit
+	@for f in $(BUILD)/unit/*; do \
+	    case $$f in *.d) continue ;; esac; \
+	    [ -f tests/unit/$${f##*/}.c ] || rm -f "$$f"; \
+	done
+
+HARNESS = tests/run_tests.sh --nesslc $(BIN) --unit $(BUILD)/unit \
+          $(if $(JOBS),--jobs $(JOBS)) $(if $(MODE),--mode $(MODE))
+
+check: $(BIN) unit
+	@$(HARNESS) $(TESTS)
+
+check-unit: unit
+	@$(HARNESS) --unit-only $(TESTS)
+
+check-asan:
+	@$(MAKE) BUILD=build-asan BIN=build-asan/nesslc SAN=1 check
+
+# ---- fuzzing ----------------------------------------------------------------
+FUZZ_ITERS ?= 100000
+FUZZ_SEED ?= 1
+
+$(BUILD)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(FRONTEND_OBJS) config.mk | $(GEN_HDRS)
+	$(say) LINK $@
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(FRONTEND_OBJS) $(LIBS)
+
+fuzz:
+	@$(MAKE) BUILD=build-asan SAN=1 build-asan/fuzz_frontend
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	    build-asan/fuzz_frontend -n $(FUZZ_ITERS) -s $(FUZZ_SEED)
+
+# ---- install / clean --------------------------------------------------------
+DOCDIR = $(PREFIX)/share/doc/nesslc
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR)
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/nesslc
+	install -m 644 README.md $(wildcard doc/*.md) $(DESTDIR)$(DOCDIR)
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/nesslc
+	rm -rf $(DESTDIR)$(DOCDIR)
+
+clean:
+	rm -rf build build-asan nesslc fuzz-out
+
+distclean: clean
+	rm -f config.mk
+
+FORCE:
+
+-include $(OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(UNIT_BINS:=.d) $(BUILD)/fuzz_frontend.d

@@ -1,0 +1,141 @@
+/* main.c — the nesslc command: options, phase sequencing. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../frontend/frontend.h"
+#include "../interp/interp.h"
+
+#define NESSLC_VERSION "0.1.0"
+
+void print_fundecl(FILE *out, const FunDecl *f, bool with_types);
+
+typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO } EmitKind;
+
+typedef struct Options {
+    const char *input;
+    EmitKind emit;
+    bool interp;
+    const char *output;
+    int print_length;
+    bool keep_going;
+} Options;
+
+static void usage(FILE *out)
+{
+    fputs(
+"usage: nesslc [options] FILE.nesl\n"
+"\n"
+"Compile or run a NESL program.\n"
+"\n"
+"options:\n"
+"  --interp, --interp=ast   run the program with the reference interpreter (typed AST)\n"
+"  --emit=ast               print the parsed program\n"
+"  --emit=typed             print the program with inferred types\n"
+"  --emit=mono              print the monomorphized program\n"
+"  -o FILE                  write the output to FILE instead of standard output\n"
+"  --print-length=N         elements of a sequence printed before ',...' (default 100, 0 = all)\n"
+"  --help                   show this help and exit\n"
+"  --version                show the version and exit\n"
+"\n"
+"Code generation (-o executable, --target=cuda|c) is not supported yet; see doc/.\n", out);
+}
+
+static int parse_options(int argc, char **argv, Options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->print_length = 100;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(0); }
+        else if (!strcmp(a, "--version")) { printf("nesslc " NESSLC_VERSION "\n"); exit(0); }
+        else if (!strcmp(a, "--interp") || !strcmp(a, "--interp=ast")) o->interp = true;
+        else if (!strncmp(a, "--interp=", 9)) {
+            fprintf(stderr, "nesslc: error: --interp=%s is not supported yet (only --interp=ast)\n", a + 9);
+            return -1;
+        }
+        else if (!strcmp(a, "--emit=ast")) o->emit = EMIT_AST;
+        else if (!strcmp(a, "--emit=typed")) o->emit = EMIT_TYPED;
+        else if (!strcmp(a, "--emit=mono")) o->emit = EMIT_MONO;
+        else if (!strncmp(a, "--emit=", 7)) {
+            fprintf(stderr, "nesslc: error: unknown --emit kind '%s' (expected ast, typed or mono)\n", a + 7);
+            return -1;
+        }
+        else if (!strncmp(a, "--print-length=", 15)) {
+            char *end; long n = strtol(a + 15, &end, 10);
+            if (*end || n < 0 || n > 1000000000) {
+                fprintf(stderr, "nesslc: error: invalid --print-length '%s'\n", a + 15);
+                return -1;
+            }
+            o->print_length = (int)n;
+        }
+        else if (!strcmp(a, "-o")) {
+            if (i + 1 >= argc) { fprintf(stderr, "nesslc: error: missing filename after '-o'\n"); return -1; }
+            o->output = argv[++i];
+        }
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "nesslc: error: unrecognized command-line option '%s'\n", a);
+            return -1;
+        }
+        else if (o->input) {
+            fprintf(stderr, "nesslc: error: more than one input file ('%s' and '%s')\n", o->input, a);
+            return -1;
+        }
+        else o->input = a;
+    }
+    if (!o->input) { fprintf(stderr, "nesslc: error: no input file (try --help)\n"); return -1; }
+    if (!o->interp && o->emit == EMIT_NONE) {
+        fprintf(stderr, "nesslc: error: code generation is not supported yet; use --interp or --emit=ast|typed|mono\n");
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    Options o;
+    if (parse_options(argc, argv, &o) != 0) return 1;
+
+    size_t len = 0;
+    char *text = read_file(o.input, &len);
+    if (!text) { fprintf(stderr, "nesslc: error: cannot read '%s': %s\n", o.input, strerror(errno)); return 1; }
+    if (memchr(text, 0, len)) {
+        fprintf(stderr, "nesslc: error: '%s' contains a NUL byte; NESL source is ASCII text\n", o.input);
+        free(text);
+        return 1;
+    }
+    Source src = { o.input, text, len };
+
+    FILE *out = stdout;
+    if (o.output && !(out = fopen(o.output, "w"))) {
+        fprintf(stderr, "nesslc: error: cannot open '%s' for writing: %s\n", o.output, strerror(errno));
+        free(text);
+        return 1;
+    }
+
+    Diag diag;
+    diag_init(&diag, stderr);
+    Compilation *c = compilation_new(&diag);
+    int status = 1;
+    Program *p = parse_program(c, &src);
+    if (!p || diag.nerrors) goto done;
+    if (o.emit == EMIT_AST) { print_program(out, p, false); status = 0; goto done; }
+    if (!check_program(c, p)) goto done;
+    if (o.emit == EMIT_TYPED) { print_program(out, p, true); status = 0; goto done; }
+    MonoProgram *m = monomorphize(c, p);
+    if (!m || diag.nerrors) goto done;
+    if (o.emit == EMIT_MONO) {
+        for (int i = 0; i < m->ninstances; i++) print_fundecl(out, m->instances[i], true);
+        print_program(out, &m->prog, true);
+        status = 0;
+        goto done;
+    }
+    InterpOptions io = { out, stderr, o.print_length };
+    fflush(stderr);
+    status = interp_program(m, &io) ? 1 : 0;
+done:
+    if (diag.suppressed) fprintf(stderr, "nesslc: too many errors (%d), the rest were not shown\n", diag.nerrors);
+    compilation_free(c);
+    if (out != stdout) fclose(out);
+    free(text);
+    return status;
+}

@@ -1,0 +1,283 @@
+/* eval_toplevel.c — the interpreter's top-level loop: runs each form of the
+ * monomorphic program in order, prints its result line as NESL 3.1 does, and
+ * binds globals.  A runtime error aborts only its form.
+ *
+ * The loop runs on a thread with a 1 GiB stack so that deep (but legal)
+ * recursion of the tree-walking evaluator cannot overflow the C stack;
+ * runaway recursion is caught by the depth limit instead. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include "eval.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../frontend/frontend.h"
+
+#ifdef EVAL_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+
+/* ------------------------------------------------------------------ names of bindings */
+
+/* Byte offset of a 1-based (line, col) position in src, or -1. */
+static long span_offset(const Source *src, int line, int col)
+{
+    size_t i = 0;
+    for (int l = 1; l < line; l++) {
+        const char *nl = memchr(src->text + i, '\n', src->len - i);
+        if (!nl)
+            return -1;
+        i = (size_t)(nl - src->text) + 1;
+    }
+    i += (size_t)(col - 1);
+    return i <= src->len ? (long)i : -1;
+}
+
+/* Pattern printed from its structure (used when no source text is at hand). */
+static void format_pattern(StrBuf *b, Pattern *p, bool parens)
+{
+    switch (p->kind) {
+    case PAT_VAR:
+        sb_puts(b, p->binder->name);
+        return;
+    case PAT_PAIR:
+        if (parens)
+            sb_putc(b, '(');
+        format_pattern(b, p->fst, true);
+        sb_puts(b, ", ");
+        format_pattern(b, p->snd, false);
+        if (parens)
+            sb_putc(b, ')');
+        return;
+    case PAT_CON:
+        sb_puts(b, p->con);
+        sb_putc(b, '(');
+        format_pattern(b, p->sub, false);
+        sb_putc(b, ')');
+        return;
+    }
+    ICE("bad pattern kind %d", (int)p->kind);
+}
+
+/* The name a binding's result line shows: the pattern as written, with runs
+ * of white space (a pattern split over lines) collapsed to one space. */
+static void pattern_name(StrBuf *b, Pattern *p)
+{
+    const Source *src = p->span.src;
+    if (src && src->text) {
+        long lo = span_offset(src, p->span.line, p->span.col);
+        long hi = span_offset(src, p->span.end_line, p->span.end_col);
+        if (lo >= 0 && hi >= lo && (size_t)hi < src->len) {
+            bool space = false;
+            for (long i = lo; i <= hi; i++) {
+                unsigned char c = (unsigned char)src->text[i];
+                if (isspace(c)) {
+                    space = true;
+                    continue;
+                }
+                if (space)
+                    sb_putc(b, ' ');
+                space = false;
+                sb_putc(b, (char)c);
+            }
+            return;
+        }
+    }
+    format_pattern(b, p, p->kind == PAT_PAIR);
+}
+
+/* ------------------------------------------------------------------ printability */
+
+/* NESL cannot print NaN or infinite floats: the part of the value that would
+ * be printed must not contain any. */
+static bool printable(Value v, int print_length)
+{
+    switch (v.kind) {
+    case V_FLOAT: return isfinite(v.f);
+    case V_INT: case V_BOOL: case V_CHAR: case V_FUN: case V_STREAM: return true;
+    case V_PAIR: return printable(v.pair->fst, print_length) && printable(v.pair->snd, print_length);
+    case V_DATA: return printable(v.data->fields, print_length);
+    case V_SEQ: {
+        int64_t n = v.seq->len < print_length ? v.seq->len : print_length;
+        for (int64_t i = 0; i < n; i++)
+            if (!printable(v.seq->elems[i], print_length))
+                return false;
+        return true;
+    }
+    }
+    ICE("bad value kind %d", (int)v.kind);
+}
+
+/* ------------------------------------------------------------------ forms */
+
+/* Evaluate a binding or expression form and print `name = value : type`. */
+static void run_value_form(Interp *I, TopForm *form, const char *name_if_expr)
+{
+    int n = form->nslots > 0 ? form->nslots : 1;
+    Value slots[n];
+    memset(slots, 0, sizeof slots);
+    Frame fr = { slots, form->nslots };
+    Value v = eval_expr(I, form->expr, &fr);
+    if (!form->quiet && !printable(v, I->print_length))
+        rt_error(I, form->expr->span, "Cannot print an infinite or NaN float value.");
+    /* Globals outlive this form's heap. */
+    Value g = value_copy(I->global_heap, v);
+    if (form->pat)
+        bind_pattern(I, form->pat, g, &fr);
+    if (form->quiet)
+        return;                         /* library binding: never printed */
+    Type *t = type_prune(form->expr->type);
+    if (name_if_expr) {
+        print_result(I->out, name_if_expr, g, t, I->print_length);
+    } else {
+        StrBuf name = { 0 };
+        pattern_name(&name, form->pat);
+        sb_putc(&name, '\0');
+        print_result(I->out, name.data, g, t, I->print_length);
+        sb_free(&name);
+    }
+}
+
+static void run_form_body(Interp *I, TopForm *form)
+{
+    switch (form->kind) {
+    case TOP_FUN: {
+        FunDecl *fun = form->fun;
+        if (!fun || !fun->body || form->quiet)
+            return;                     /* forward declaration: prints nothing */
+        FunDecl *orig = fun->generic ? fun->generic : fun;
+        print_fn_result(I->out, orig->name, orig->type);
+        return;
+    }
+    case TOP_DATA: {
+        DataDecl *d = form->data;
+        if (form->quiet)
+            return;
+        Type *dt = type_new(I->heap, TY_DATA);
+        dt->data = d;
+        dt->args = d->params;
+        dt->nargs = d->nctx;
+        print_fn_result(I->out, d->name, type_fun(I->heap, d->field_type, dt, NULL));
+        return;
+    }
+    case TOP_BIND:
+        run_value_form(I, form, NULL);
+        return;
+    case TOP_EXPR:
+        run_value_form(I, form, "it");
+        return;
+    }
+    ICE("bad top-level form kind %d", (int)form->kind);
+}
+
+/* ASan builds: should a longjmp have abandoned more stack than ASan cleans
+ * (eval.h), clear the stale poison of the big thread stack below this frame. */
+static void unpoison_stack_below(Interp *I)
+{
+#ifdef EVAL_ASAN
+    char here;
+    if (I->max_depth == EVAL_MAX_DEPTH) {      /* running on the big-stack thread */
+        size_t n = EVAL_STACK_BYTES - ((size_t)16 << 20);
+        __asan_unpoison_memory_region(&here - n, n - 256);
+    }
+#else
+    (void)I;
+#endif
+}
+
+/* Run one form under an error handler; false if it failed at run time. */
+static bool run_form(Interp *I, TopForm *form)
+{
+    RtErrorCtx ctx;
+    bool ok;
+    rng_reseed(I);
+    I->heap = arena_new();
+    I->depth = 0;
+    I->timing = false;
+    I->call_site = (Span){ 0 };
+    ctx.active = true;
+    I->errctx = &ctx;
+    if (setjmp(ctx.jb) == 0) {
+        run_form_body(I, form);
+        ok = true;
+    } else {
+        ok = false;
+        unpoison_stack_below(I);
+    }
+    ctx.active = false;
+    I->errctx = NULL;
+    fflush(I->out);
+    arena_free(I->heap);
+    I->heap = NULL;
+    return ok;
+}
+
+/* ------------------------------------------------------------------ driver */
+
+typedef struct Job {
+    const struct MonoProgram *mono;
+    const InterpOptions *opt;
+    int max_depth;
+    int failures;
+} Job;
+
+static void run_program(Job *job)
+{
+    const MonoProgram *mono = job->mono;
+    Interp I;
+    memset(&I, 0, sizeof I);
+    I.out = job->opt->out ? job->opt->out : stdout;
+    I.err = job->opt->err ? job->opt->err : stderr;
+    I.print_length = job->opt->print_length > 0 ? job->opt->print_length : 100;
+    I.max_depth = job->max_depth;
+    I.global_heap = arena_new();
+    I.nglobals = mono->nglobals;
+    size_t ng = mono->nglobals > 0 ? (size_t)mono->nglobals : 1;
+    I.globals = calloc(ng, sizeof *I.globals);
+    I.global_set = calloc(ng, sizeof *I.global_set);
+    if (!I.globals || !I.global_set)
+        ICE("out of memory");
+    for (int k = 0; k < mono->prog.nforms; k++) {
+        TopForm *form = mono->prog.forms[k];
+        if (form->failed)
+            continue;
+        if (!run_form(&I, form))
+            job->failures++;
+    }
+    free(I.globals);
+    free(I.global_set);
+    arena_free(I.global_heap);
+}
+
+static void *program_thread(void *arg)
+{
+    run_program(arg);
+    return NULL;
+}
+
+int interp_program(const struct MonoProgram *mono, const InterpOptions *opt)
+{
+    Job job = { mono, opt, EVAL_MAX_DEPTH, 0 };
+    pthread_attr_t attr;
+    pthread_t th;
+    bool threaded = false;
+    if (pthread_attr_init(&attr) == 0) {
+        if (pthread_attr_setstacksize(&attr, EVAL_STACK_BYTES) == 0 &&
+            pthread_create(&th, &attr, program_thread, &job) == 0)
+            threaded = true;
+        pthread_attr_destroy(&attr);
+    }
+    if (threaded) {
+        pthread_join(th, NULL);
+    } else {
+        job.max_depth = EVAL_FALLBACK_DEPTH;
+        run_program(&job);
+    }
+    return job.failures;
+}

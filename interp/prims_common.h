@@ -1,0 +1,42 @@
+/* prims_common.h — private to the interpreter's primitives (prims_*.c).
+ *
+ * Every primitive ID in prims.def has an implementation named p_ID; the
+ * declarations and the prim_impls table are generated from prims.def, so a
+ * missing implementation is a link error rather than a NULL at run time. */
+#ifndef NESSLC_PRIMS_COMMON_H
+#define NESSLC_PRIMS_COMMON_H
+
+#include "interp_impl.h"
+
+#define PRIM(id, name, arity, sig) Value p_##id(Interp *I, Value *args, Type *ty, Span where);
+#include "../frontend/prims.def"
+#undef PRIM
+
+/* Parts of a primitive's instantiated type. */
+static inline Type *prim_arg_type(Type *ty) { return type_prune(type_prune(ty)->arg); }
+static inline Type *prim_res_type(Type *ty) { return type_prune(type_prune(ty)->res); }
+/* The type of the k-th top-level component of an arity-n argument tuple. */
+static inline Type *prim_arg_k(Type *ty, int k, int n)
+{
+    Type *t = prim_arg_type(ty);
+    for (int j = 0; j < k && j < n - 1; j++)
+        t = type_prune(t->snd);
+    return k < n - 1 ? type_prune(t->fst) : t;
+}
+
+/* Wrapping 32-bit arithmetic without signed overflow. */
+static inline int32_t wrap32(uint32_t u) { return (int32_t)u; }
+static inline int32_t iadd(int32_t a, int32_t b) { return wrap32((uint32_t)a + (uint32_t)b); }
+static inline int32_t isub(int32_t a, int32_t b) { return wrap32((uint32_t)a - (uint32_t)b); }
+static inline int32_t imul(int32_t a, int32_t b) { return wrap32((uint32_t)a * (uint32_t)b); }
+
+/* A C string of a [char] value, in the heap (NUL-terminated). */
+char *prim_cstring(Interp *I, Value s);
+/* The status pair (ok, message) of NESL's I/O functions. */
+Value prim_status(Interp *I, bool ok, const char *msg);
+
+/* Float identity of max/min scans: the single-precision value nearest 1e36,
+ * as the reference's CVL uses (NESL.md 6.8). */
+#define NESL_FLOAT_BIG ((double)(float)1.0e36)
+
+#endif

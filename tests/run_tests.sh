@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# run_tests.sh — nesslc's regression harness.
+#
+# Program tests: every tests/**/*.nesl and examples/*.nesl with a sibling
+# NAME.expected.  Each runs in its own directory as
+#     timeout 60 NESSLC <mode options> NAME.nesl 2>&1
+# and passes iff the merged output equals NAME.expected byte for byte and the
+# exit status agrees with it: nonzero iff the expected output has a line
+# containing `error:` or `RUNTIME ERROR`.  NAME.args, if present, holds the
+# options to use instead of the mode's (e.g. --emit=typed).
+#
+# Unit tests: with --unit DIR, every executable in DIR is run from the
+# repository root and passes iff it exits 0.
+#
+# The last line printed is always `N passed, N failed`; exit status 0 iff none
+# failed.
+
+set -u
+shopt -s nullglob
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+usage() {
+    cat <<'EOF'
+Usage: tests/run_tests.sh [OPTION]... [FILTER]...
+
+  --nesslc PATH   compiler to test (default: ./nesslc at the repository root)
+  --jobs N        tests run in parallel (default: number of CPUs)
+  --mode MODE     executor, repeatable or comma-separated (default: interp)
+                  interp  the reference AST interpreter (--interp)
+  --unit DIR      also run every executable in DIR as a unit test
+  --unit-only     run only the unit tests
+  -v, --verbose   print a line for every test, not only failures
+  -h, --help      this help
+
+A FILTER keeps the tests whose path (relative to the repository root, e.g.
+tests/basic/add.nesl) or unit test name contains it.
+EOF
+}
+
+# Mode -> nesslc options.  A new executor (λcu interpreter, C back end, CUDA)
+# is one more line here.
+mode_opts() {
+    case $1 in
+        interp) echo "--interp" ;;
+        *) return 1 ;;
+    esac
+}
+
+nesslc=$root/nesslc
+jobs=$(nproc 2>/dev/null || echo 4)
+modes=()
+unit_dir=
+unit_only=0
+verbose=0
+filters=()
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        --nesslc) nesslc=$2; shift 2 ;;
+        --nesslc=*) nesslc=${1#*=}; shift ;;
+        --jobs|-j) jobs=$2; shift 2 ;;
+        --jobs=*) jobs=${1#*=}; shift ;;
+        --mode) IFS=, read -r -a m <<<"$2"; modes+=("${m[@]}"); shift 2 ;;
+        --mode=*) IFS=, read -r -a m <<<"${1#*=}"; modes+=("${m[@]}"); shift ;;
+        --unit) unit_dir=$2; shift 2 ;;
+        --unit=*) unit_dir=${1#*=}; shift ;;
+        --unit-only) unit_only=1; shift ;;
+        -v|--verbose) verbose=1; shift ;;
+        -h|--help) usage; exit 0 ;;
+        --) shift; filters+=("$@"); break ;;
+        -*) echo "run_tests.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+        *) filters+=("$1"); shift ;;
+    esac
+done
+[ ${#modes[@]} -gt 0 ] || modes=(interp)
+for m in "${modes[@]}"; do
+    mode_opts "$m" >/dev/null || { echo "run_tests.sh: unknown mode '$m'" >&2; exit 2; }
+done
+case $jobs in ''|*[!0-9]*|0) echo "run_tests.sh: bad --jobs '$jobs'" >&2; exit 2 ;; esac
+
+# Tests cd into their own directory, so paths must be absolute.
+abspath() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+nesslc=$(abspath "$nesslc")
+[ -n "$unit_dir" ] && unit_dir=$(abspath "$unit_dir")
+
+matches() {
+    [ ${#filters[@]} -eq 0 ] && return 0
+    local f
+    for f in "${filters[@]}"; do
+        [[ $1 == *"$f"* ]] && return 0
+    done
+    return 1
+}
+
+# ---- collect tests: parallel arrays, in a deterministic order ----
+kinds=() names=() args=()
+if [ "$unit_only" = 0 ]; then
+    if [ ! -x "$nesslc" ]; then
+        echo "run_tests.sh: no compiler at $nesslc (run make first)" >&2
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+    while IFS= read -r t; do
+        t=${t#./}
+        [ -f "$root/${t%.nesl}.expected" ] || continue
+        matches "$t" || continue
+        for m in "${modes[@]}"; do
+            kinds+=(prog); names+=("$t"); args+=("$m")
+        done
+    done < <(cd "$root" && { find tests -name '*.nesl' -type f 2>/dev/null
+                             find examples -maxdepth 1 -name '*.nesl' -type f 2>/dev/null; } |
+             LC_ALL=C sort)
+fi
+if [ -n "$unit_dir" ] && [ -d "$unit_dir" ]; then
+    for u in "$unit_dir"/*; do
+        [ -f "$u" ] && [ -x "$u" ] || continue
+        matches "${u##*/}" || continue
+        kinds+=(unit); names+=("unit/${u##*/}"); args+=("$u")
+    done
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nesslc-tests.XXXXXX") || exit 1
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+trap 'kill $(jobs -p) 2>/dev/null; exit 130' INT TERM
+
+# A result is two files: $i.res (PASS or FAIL) and $i.log (the report).
+report_fail() {   # i, title, status, expected-file, actual-file
+    {
+        echo "FAIL: $2 (exit status $3)"
+        if [ -n "$4" ]; then
+            diff -u --label expected --label actual "$4" "$5" | head -n 40
+        else
+            tail -n 40 "$5"
+        fi
+        echo
+    } >"$tmp/$1.log"
+    echo FAIL >"$tmp/$1.res"
+}
+
+run_prog() {   # i, test path, mode
+    local i=$1 t=$2 mode=$3
+    local dir=$root/${t%/*} base=${t##*/}
+    base=${base%.nesl}
+    local exp=$dir/$base.expected out=$tmp/$i.out opts title=$t
+    [ ${#modes[@]} -gt 1 ] && title="$t [$mode]"
+    if [ -f "$dir/$base.args" ]; then
+        opts=$(tr '\n' ' ' <"$dir/$base.args")
+    else
+        opts=$(mode_opts "$mode")
+    fi
+    # $opts is split into words on purpose; -f keeps it from globbing.
+    set -f
+    (cd "$dir" && exec timeout 60 "$nesslc" $opts "$base.nesl") >"$out" 2>&1
+    local st=$?
+    set +f
+    local want_err=0
+    grep -q -e 'error:' -e 'RUNTIME ERROR' "$exp" && want_err=1
+    if [ $st -eq 124 ]; then
+        echo "(timed out after 60 s)" >>"$out"
+        report_fail "$i" "$title" "$st" "$exp" "$out"
+    elif ! cmp -s "$exp" "$out"; then
+        report_fail "$i" "$title" "$st" "$exp" "$out"
+    elif [ $want_err = 1 ] && [ $st -eq 0 ]; then
+        report_fail "$i" "$title: output matches but exit status should be nonzero" "$st" "" "$out"
+    elif [ $want_err = 0 ] && [ $st -ne 0 ]; then
+        report_fail "$i" "$title: output matches but exit status should be 0" "$st" "" "$out"
+    else
+        echo "PASS: $title" >"$tmp/$i.log"
+        echo PASS >"$tmp/$i.res"
+    fi
+}
+
+run_unit() {   # i, name, binary
+    local out=$tmp/$1.out st
+    (cd "$root" && exec timeout 60 "$3") >"$out" 2>&1
+    st=$?
+    if [ $st -eq 0 ]; then
+        echo "PASS: $2" >"$tmp/$1.log"
+        echo PASS >"$tmp/$1.res"
+    else
+        [ $st -eq 124 ] && echo "(timed out after 60 s)" >>"$out"
+        report_fail "$1" "$2" "$st" "" "$out"
+    fi
+}
+
+# ---- run in parallel; results are printed afterwards in list order ----
+n=${#kinds[@]}
+running=0
+for ((i = 0; i < n; i++)); do
+    if [ "${kinds[i]}" = prog ]; then
+        run_prog "$i" "${names[i]}" "${args[i]}" &
+    else
+        run_unit "$i" "${names[i]}" "${args[i]}" &
+    fi
+    running=$((running + 1))
+    if [ $running -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+done
+wait
+
+passed=0 failed=0
+for ((i = 0; i < n; i++)); do
+    res=; read -r res 2>/dev/null <"$tmp/$i.res"
+    if [ "$res" = PASS ]; then
+        passed=$((passed + 1))
+        [ $verbose = 1 ] && cat "$tmp/$i.log"
+    else
+        failed=$((failed + 1))
+        if [ -f "$tmp/$i.log" ]; then cat "$tmp/$i.log"
+        else echo "FAIL: ${names[i]} (harness error: no result)"; echo; fi
+    fi
+done
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
