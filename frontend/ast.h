@@ -161,6 +161,7 @@ struct Expr {
     Pattern *param;                            /* EX_LAMBDA */
     Generator *gens; int ngens;               /* EX_EACH; body in a, filter in b (or NULL) */
     bool body_from_pattern;                    /* EX_EACH written {x in s | c} */
+    bool parenthesized;                        /* written inside ( ) */
     Expr **elems; int nelems;                 /* EX_SEQ */
     TypeExpr *texpr;                           /* EX_EMPTY: the written type */
 

@@ -29,18 +29,27 @@ bool expect_type(Checker *ck, Span sp, Type *actual, Type *expected, const char 
     switch (r) {
     case UNIFY_OK: return true;
     case UNIFY_MISMATCH:
-        type_error(ck, sp, "type mismatch: %s has type %s, expected %s", what, show_type(ck, actual), show_type(ck, expected));
+        type_error(ck, sp, "%s has type '%s' but '%s' is expected", what, show_type(ck, actual), show_type(ck, expected));
         return false;
     case UNIFY_OCCURS:
-        type_error(ck, sp, "%s would need an infinite type (%s = %s)", what, show_type(ck, actual), show_type(ck, expected));
+        type_error(ck, sp, "%s would need an infinite type ('%s' = '%s')", what, show_type(ck, actual), show_type(ck, expected));
         return false;
-    case UNIFY_CLASS:
-        type_error(ck, sp, "type mismatch: %s has type %s, which is not in the class required here (%s)",
-                   what, show_type(ck, actual), show_type(ck, expected));
+    case UNIFY_CLASS: {
+        /* Name the class that failed when one side is a bounded variable. */
+        Type *pe = type_prune(expected), *pa = type_prune(actual);
+        Type *var = pe->kind == TY_VAR ? pe : pa->kind == TY_VAR ? pa : NULL;
+        if (var && var->cls != CLS_ANY)
+            type_error(ck, sp, "%s has type '%s' but a type in class %s is expected (%s)", what,
+                       show_type(ck, actual), class_name(var->cls),
+                       var->cls == CLS_NUMBER ? "int or float" : var->cls == CLS_ORDINAL ? "int, float or char" : "int or bool");
+        else
+            type_error(ck, sp, "%s has type '%s', which does not fit '%s' (incompatible type classes)", what,
+                       show_type(ck, actual), show_type(ck, expected));
         return false;
+    }
     case UNIFY_FUNID:
-        type_error(ck, sp, "%s is a different function than expected: two different functions never share a type in NESL "
-                   "(e.g. [sin, cos] is rejected)", what);
+        type_error(ck, sp, "%s is a different function than expected: two different functions never have the same "
+                   "type in NESL (so [sin, cos] is rejected)", what);
         return false;
     }
     return false;
@@ -216,7 +225,17 @@ static Type *check_op(Checker *ck, Expr *e)
     if (e->nargs == 2) snprintf(what, sizeof what, "the operands of '%s'", op_spelling(e->op));
     else snprintf(what, sizeof what, "the operand of prefix '%s'", op_spelling(e->op));
     Type *pf = type_prune(ft);
-    if (expect_type(ck, e->span, at, pf->arg, what)) unify(&ck->tc, res, pf->res);
+    Type *pa = type_prune(pf->arg);
+    bool ok;
+    if (e->nargs == 2 && pa->kind == TY_PAIR) {
+        /* Report the operand that is wrong, not the whole expression. */
+        char w2[96];
+        snprintf(w2, sizeof w2, "the left operand of '%s'", op_spelling(e->op));
+        ok = expect_type(ck, e->args[0]->span, e->args[0]->type, pa->fst, w2);
+        snprintf(w2, sizeof w2, "the right operand of '%s'", op_spelling(e->op));
+        ok = ok && expect_type(ck, e->args[1]->span, e->args[1]->type, pa->snd, w2);
+    } else ok = expect_type(ck, e->span, at, pf->arg, what);
+    if (ok) unify(&ck->tc, res, pf->res);
     if (en->kind == ENT_PRIM) {
         e->prim = en->prim;
         e->inst = ft;

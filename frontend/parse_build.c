@@ -54,8 +54,42 @@ Expr *build_op1(ParseCtx *pc, Span sp, Op op, Expr *a)
     return e;
 }
 
+static bool is_indexing(const Expr *e)
+{
+    return e->kind == EX_OP && !e->parenthesized && (e->op == OP_READ || e->op == OP_WRITE);
+}
+
+static bool is_additive_or_multiplicative(const Expr *e)
+{
+    /* Only these operators change meaning between the dialects. */
+    return e->kind == EX_OP && !e->parenthesized && e->nargs == 2 &&
+           (e->op == OP_ADD || e->op == OP_SUB || e->op == OP_APPEND ||
+            e->op == OP_MUL || e->op == OP_DIV || e->op == OP_PAD);
+}
+
+/* NESL dialects put `->`/`<-` at different levels (NESL.md 3.2); a mix with
+ * arithmetic or `++` without parentheses reads differently in each. */
+static void warn_ambiguous_mix(ParseCtx *pc, Span sp, Op op, Expr *a, Expr *b)
+{
+    const Expr *idx = NULL, *arith = NULL;
+    if (op == OP_READ || op == OP_WRITE) {
+        if (is_additive_or_multiplicative(a)) arith = a;
+        else if (is_additive_or_multiplicative(b)) arith = b;
+        if (arith) idx = NULL;
+    } else if (op == OP_ADD || op == OP_SUB || op == OP_APPEND || op == OP_MUL || op == OP_DIV || op == OP_PAD) {
+        if (is_indexing(a)) idx = a;
+        else if (is_indexing(b)) idx = b;
+    }
+    if (!arith && !idx) return;
+    Op inner = arith ? arith->op : idx->op;
+    diag_warning(pc->c->diag, sp, "'%s' mixed with '%s' without parentheses; NESL dialects disagree on "
+                 "their precedence (this reads as NESL 3.1 does): add parentheses",
+                 op_spelling(op), op_spelling(inner));
+}
+
 Expr *build_op2(ParseCtx *pc, Span sp, Op op, Expr *a, Expr *b)
 {
+    warn_ambiguous_mix(pc, sp, op, a, b);
     Expr *e = expr_new(A, EX_OP, sp);
     e->op = op; e->args[0] = a; e->args[1] = b; e->nargs = 2;
     return e;
@@ -82,13 +116,18 @@ Pattern *build_pattern(ParseCtx *pc, Expr *e)
             return p;
         }
         break;
-    case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_CHAR: case EX_STRING:
+    case EX_BOOL:
+        diag_error(pc->c->diag, e->span, "'%s' is the boolean constant %s and cannot be bound as a variable",
+                   e->bval ? "t" : "f", e->bval ? "true" : "false");
+        goto recover;
+    case EX_INT: case EX_FLOAT: case EX_CHAR: case EX_STRING:
     case EX_IF: case EX_LET: case EX_LAMBDA: case EX_OP: case EX_SUBSCRIPT:
     case EX_EACH: case EX_SEQ: case EX_EMPTY: case EX_RANGE: case EX_TIME:
         break;
     }
     diag_error(pc->c->diag, e->span,
                "expected a pattern (a name, a tuple of patterns or a constructor applied to a pattern)");
+recover:
     p = pattern_new(A, PAT_VAR, e->span);
     p->binder = binder_new(A, intern_cstr(pc->c->names, "<error>"), e->span);
     return p;

@@ -256,7 +256,7 @@ juxarg
 primary
     : NAME                      { $$ = build_var(pc, SP(@1), $1); }
     | literal                   { $$ = $1; }
-    | '(' exp ')'               { $$ = $2; $$->span = SP(@$); }
+    | '(' exp ')'               { $$ = $2; $$->span = SP(@$); $$->parenthesized = true; }
     | TIME '(' exp ')'          { $$ = expr_new(A, EX_TIME, SP(@$)); $$->a = $3; }
     | each                      { $$ = $1; }
     | '[' elems ']'             { $$ = expr_new(A, EX_SEQ, SP(@$)); $$->elems = $2.items; $$->nelems = $2.len; }
