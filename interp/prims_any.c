@@ -103,7 +103,7 @@ Value p_STRING(Interp *I, Value *args, Type *ty, Span where)
 /* s || w: pad with spaces to |w|, text on the left when w > 0. */
 Value p_PAD(Interp *I, Value *args, Type *ty, Span where)
 {
-    (void)ty; (void)where;
+    (void)ty;
     Seq *s = args[0].seq;
     int64_t w = args[1].i;
     bool left = w > 0;
@@ -111,7 +111,7 @@ Value p_PAD(Interp *I, Value *args, Type *ty, Span where)
         w = -w;
     if (s->len >= w)
         return args[0];
-    Seq *r = seq_alloc(I->heap, w);
+    Seq *r = prim_new_seq(I, w, where);
     int64_t pad = w - s->len, at = left ? 0 : pad;
     for (int64_t k = 0; k < w; k++)
         r->elems[k] = v_char(' ');

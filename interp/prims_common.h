@@ -30,13 +30,19 @@ static inline int32_t iadd(int32_t a, int32_t b) { return wrap32((uint32_t)a + (
 static inline int32_t isub(int32_t a, int32_t b) { return wrap32((uint32_t)a - (uint32_t)b); }
 static inline int32_t imul(int32_t a, int32_t b) { return wrap32((uint32_t)a * (uint32_t)b); }
 
+/* A sequence whose length comes from user data: lengths beyond what the
+ * interpreter can hold are a runtime error, not an allocation failure. */
+#define PRIM_MAX_SEQ_LEN (1LL << 28)
+Seq *prim_new_seq(Interp *I, int64_t n, Span where);
+
 /* A C string of a [char] value, in the heap (NUL-terminated). */
 char *prim_cstring(Interp *I, Value s);
 /* The status pair (ok, message) of NESL's I/O functions. */
 Value prim_status(Interp *I, bool ok, const char *msg);
 
-/* Float identity of max/min scans: the single-precision value nearest 1e36,
- * as the reference's CVL uses (NESL.md 6.8). */
-#define NESL_FLOAT_BIG ((double)(float)1.0e36)
+/* Float identity of max/min scans: the reference's CVL uses a
+ * single-precision 1e36, which there comes out as 1.0000000409e36, the float
+ * just above 1e36 (NESL.md 6.8). */
+#define NESL_FLOAT_BIG 0x1.812f9ep+119
 
 #endif

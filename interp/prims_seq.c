@@ -5,12 +5,9 @@
 #include <string.h>
 #include "prims_common.h"
 
-/* Lengths beyond this are reported rather than attempted (int indices). */
-#define MAX_SEQ_LEN 2147483647LL
-
-static Seq *new_seq(Interp *I, int64_t n, Span where)
+Seq *prim_new_seq(Interp *I, int64_t n, Span where)
 {
-    if (n > MAX_SEQ_LEN)
+    if (n > PRIM_MAX_SEQ_LEN)
         rt_error(I, where, "Sequence too long (%lld elements).", (long long)n);
     return seq_alloc(I->heap, n);
 }
@@ -37,7 +34,7 @@ Value p_DIST(Interp *I, Value *args, Type *ty, Span where)
     int32_t n = args[1].i;
     if (n < 0)
         rt_error(I, where, "Negative length for function dist.");
-    Seq *s = new_seq(I, n, where);
+    Seq *s = prim_new_seq(I, n, where);
     for (int32_t k = 0; k < n; k++)
         s->elems[k] = args[0];
     return v_seq(s);
@@ -50,7 +47,7 @@ Value p_ISEQ(Interp *I, Value *args, Type *ty, Span where)
     if (e < s || d <= 0)
         rt_error(I, where, "In [s:e:l], e must be >= to s, and l must be positive.");
     int64_t n = (e - s + d - 1) / d;
-    Seq *r = new_seq(I, n, where);
+    Seq *r = prim_new_seq(I, n, where);
     for (int64_t k = 0; k < n; k++)
         r->elems[k] = v_int((int32_t)(s + k * d));
     return v_seq(r);
@@ -140,7 +137,7 @@ Value p_APPEND(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)ty;
     Seq *a = args[0].seq, *b = args[1].seq;
-    Seq *r = new_seq(I, a->len + b->len, where);
+    Seq *r = prim_new_seq(I, a->len + b->len, where);
     if (a->len > 0)
         memcpy(r->elems, a->elems, (size_t)a->len * sizeof(Value));
     if (b->len > 0)
@@ -155,7 +152,7 @@ Value p_FLATTEN(Interp *I, Value *args, Type *ty, Span where)
     int64_t n = 0;
     for (int64_t k = 0; k < m->len; k++)
         n += m->elems[k].seq->len;
-    Seq *r = new_seq(I, n, where);
+    Seq *r = prim_new_seq(I, n, where);
     n = 0;
     for (int64_t k = 0; k < m->len; k++) {
         Seq *row = m->elems[k].seq;
