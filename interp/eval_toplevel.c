@@ -84,7 +84,7 @@ static void pattern_name(StrBuf *b, Pattern *p)
                 if (space)
                     sb_putc(b, ' ');
                 space = false;
-                sb_putc(b, (char)c);
+                sb_putc(b, (char)tolower(c));   /* names are case-insensitive; NESL prints them lower case */
             }
             return;
         }

@@ -74,6 +74,7 @@ T('lib_compare_float_char', 'comparisons on float (IEEE) and char (codes) (6.2)'
  E('`a == `a;', True, 'bool'),
  E('{c >= `m : c in "amz"};', [False, True, True], '[bool]'),
  E('{c /= `l : c in "hello"};', [True, True, False, False, True], '[bool]'),
+ E('count({c == `a : c in flatten(dist("ab", 25000))});', 25000, 'int'),
 ])
 
 T('lib_predicates', 'plusp minusp zerop oddp evenp (6.2)', [
@@ -167,6 +168,7 @@ T('lib_gcd', 'gcd (6.3, undocumented)', [
  E('gcd(100, 75);', 25, 'int'),
  E('{gcd(a, b) : a in [4, 9, 10]; b in [6, 3, 7]};', [2, 3, 1], '[int]'),
  E('gcd(1048576, 393216);', math.gcd(1048576, 393216), 'int'),
+ E('sum({gcd(i, 6) : i in [0:50000]});', sum(math.gcd(i, 6) for i in range(50000)), 'int'),
 ])
 
 T('lib_shifts', 'lshift (zero fill) and rshift (sign fill) (6.3)', [
@@ -197,6 +199,7 @@ T('lib_power', '^ with int exponent on int and float (6.3)', [
  E('10 ^ 9;', 1000000000, 'int'),
  E('2.0 ^ 10;', 1024.0, 'float'),
  E('-0.5 ^ 2;', 0.25, 'float'),
+ E('sum({(i and 1) ^ 3 : i in [0:50000]});', 25000, 'int'),
 ])
 
 T('lib_reciprocal', 'reciprocal (6.3, undocumented)', [
@@ -204,6 +207,8 @@ T('lib_reciprocal', 'reciprocal (6.3, undocumented)', [
  E('reciprocal(-0.5);', -2.0, 'float'),
  E('reciprocal(3.0);', 1.0 / 3.0, 'float'),
  E('{reciprocal(x) : x in [1.0, 2.0, 8.0]};', [1.0, 0.5, 0.125], '[float]'),
+ E('sum({reciprocal(x) : x in dist(0.5, 50000)});', 100000.0, 'float'),
+ E('{{reciprocal(x) : x in r} : r in [[-4.0], [] float]};', [[-0.25], []], '[[float]]'),
 ])
 
 T('lib_sqrt_isqrt', 'sqrt and isqrt (6.4)', [
@@ -213,6 +218,7 @@ T('lib_sqrt_isqrt', 'sqrt and isqrt (6.4)', [
  E('sqrt(0.25);', 0.5, 'float'),
  E('{sqrt(x) : x in [1.0, 4.0, 9.0]};', [1.0, 2.0, 3.0], '[float]'),
  E('sqrt(1.0e10);', 100000.0, 'float'),
+ E('sum({sqrt(x) : x in dist(4.0, 50000)});', 100000.0, 'float'),
  E('isqrt(17);', 4, 'int'),
  E('isqrt(16);', 4, 'int'),
  E('isqrt(0);', 0, 'int'),
@@ -234,6 +240,7 @@ T('lib_ln_exp_log', 'ln exp log (6.4)', [
  E('ln(exp(2.0));', math.log(math.exp(2.0)), 'float'),
  E('{round(ln(x)) : x in [1.0, 2.718281828459045, 7.38905609893065]};', [0, 1, 2], '[int]'),
  E('{{exp(x) : x in r} : r in [[0.0], [] float]};', [[1.0], []], '[[float]]'),
+ E('sum({ln(x) : x in dist(1.0, 50000)});', 0.0, 'float'),
 ])
 
 T('lib_expt', 'expt = exp(p * ln(x)) (6.4)', [
@@ -243,6 +250,7 @@ T('lib_expt', 'expt = exp(p * ln(x)) (6.4)', [
  E('expt(10.0, 3.0);', math.exp(3.0 * math.log(10.0)), 'float'),
  E('expt(0.0, 2.0);', 0.0, 'float'),
  E('{expt(x, 2.0) : x in [3.0, 0.5]};', [math.exp(2.0 * math.log(3.0)), math.exp(2.0 * math.log(0.5))], '[float]'),
+ E('sum({expt(x, 1.0) : x in dist(1.0, 50000)});', 50000.0, 'float'),
 ])
 
 T('lib_trig', 'sin cos tan asin acos atan, pi (6.4)', [
@@ -259,6 +267,7 @@ T('lib_trig', 'sin cos tan asin acos atan, pi (6.4)', [
  E('asin(-0.5);', math.asin(-0.5), 'float'),
  E('{{cos(x) : x in r} : r in [[0.0], [pi]]};', [[1.0], [-1.0]], '[[float]]'),
  E('4.0 * atan(1.0);', 4.0 * math.atan(1.0), 'float'),
+ E('sum({sin(x) : x in dist(0.0, 50000)});', 0.0, 'float'),
 ])
 
 T('lib_hyperbolic', 'sinh cosh tanh (6.4)', [
@@ -270,6 +279,7 @@ T('lib_hyperbolic', 'sinh cosh tanh (6.4)', [
  E('tanh(1.0);', math.tanh(1.0), 'float'),
  E('tanh(-1.0);', math.tanh(-1.0), 'float'),
  E('{sinh(x) : x in [-2.0, 2.0]};', [math.sinh(-2.0), math.sinh(2.0)], '[float]'),
+ E('sum({cosh(x) : x in dist(0.0, 50000)});', 50000.0, 'float'),
 ])
 
 T('lib_conv_float_trunc', 'float trunc floor ceil (6.5)', [
@@ -326,6 +336,8 @@ T('lib_conv_any', 'float_num int_to_any float_to_any (6.5, undocumented)', [
  E('int_to_any(-4, 0.5);', -4.0, 'float'),
  E('float_to_any(2.6, 0);', 3, 'int'),
  E('float_to_any(2.6, 0.0);', 2.6, 'float'),
+ E('sum({int_to_any(i, 0) : i in [0:50000]});', 1249975000, 'int'),
+ E('{float_to_any(x, 0) : x in [-0.4, 1.5]};', [0, 2], '[int]'),
 ])
 
 T('lib_constants', 'max_int min_int pi space newline tab (6.6)', [

@@ -352,6 +352,7 @@ T('lib_put_cond_put', 'put and cond_put (6.9, undocumented)', [
  E('sum(put(dist(1, 50000), [0:50000], dist(0, 50000)));', 50000, 'int'),
  E('{put(v, i, d) : v in [[1], [2]]; i in [[0], [1]]; d in [[0, 0], [0, 0]]};', [[1, 0], [0, 2]], '[[int]]'),
  E('put([(1, 2.5)], [0], [(0, 0.0), (5, 5.0)]);', [(1, 2.5), (5, 5.0)], '[(int, float)]'),
+ E('count(cond_put(dist(t, 50000), [0:50000], {evenp(i) : i in [0:50000]}, dist(f, 50000)));', 25000, 'int'),
 ])
 
 T('lib_join', 'join (6.9, undocumented)', [

@@ -49,6 +49,7 @@ T('lib_identity', 'identity: the zero of a type (6.12)', [
  E('identity([(1, t)]);', [], '[(int, bool)]'),
  E('identity(max_int);', 0, 'int'),
  E('{identity(r) : r in [[1], [2, 3]]};', [[], []], '[[int]]'),
+ E('identity([0:50000]);', [], '[int]'),
 ])
 
 T('lib_hash', 'hash: range and eql-consistency only (6.12)', [
@@ -111,6 +112,8 @@ T('lib_char_rank', 'char_rank (6.13, undocumented)', [
  E('char_rank("Ba");', [0, 1], '[int]'),
  E('permute("hello", char_rank("hello"));', 'ehllo', '[char]'),
  E('{char_rank(s) : s in ["ba", "x"]};', [[1, 0], [0]], '[[int]]'),
+ E('char_rank(flatten(dist("ba", 25000)))[0];', 25000, 'int'),
+ E('char_rank(flatten(dist("ba", 25000)))[1];', 0, 'int'),
 ])
 
 T('lib_kth_smallest', 'kth_smallest (6.13)', [
@@ -273,7 +276,7 @@ T('lib_string_at_scalar', '@ and string on ints, bools, chars (6.14, 5.9)', [
  E('@max_int;', '2147483647', '[char]'),
  E('@min_int;', '-2147483648', '[char]'),
  E('@space;', '` ', '[char]'),
- E('#@12345;', 5, 'int'),
+ E('#(@12345);', 5, 'int'),
  E('string(`z);', '`z', '[char]'),
 ])
 
@@ -420,6 +423,8 @@ T('lib_parse_int_vect', 'parse_int_vect (6.14, undocumented)', [
  E('parse_int_vect("7");', ([7], True), '[int], bool'),
  E('rest(parse_int_vect("1 x"));', False, 'bool'),
  E('first(parse_int_vect(" 4 5 "));', [4, 5], '[int]'),
+ E('#first(parse_int_vect(flatten(dist("12 ", 50000))));', 50000, 'int'),
+ E('{first(parse_int_vect(s)) : s in ["1 2", "-3"]};', [[1, 2], [-3]], '[[int]]'),
 ])
 
 T('lib_digitp', 'digitp (6.14, undocumented)', [
