@@ -124,8 +124,18 @@ int main(int argc, char **argv)
     MonoProgram *m = monomorphize(c, p);
     if (!m || diag.nerrors) goto done;
     if (o.emit == EMIT_MONO) {
-        for (int i = 0; i < m->ninstances; i++) print_fundecl(out, m->instances[i], true);
-        print_program(out, &m->prog, true);
+        /* Instances, then the forms that compute values; definitions are
+         * shown by their instances and library constants are left out. */
+        for (int i = 0; i < m->ninstances; i++) {
+            if (m->instances[i]->is_prelude) fputs("(library) ", out);
+            print_fundecl(out, m->instances[i], true);
+        }
+        for (int i = 0; i < m->prog.nforms; i++) {
+            TopForm *f = m->prog.forms[i];
+            if (f->quiet || f->kind == TOP_FUN || f->kind == TOP_DATA) continue;
+            Program one = { &m->prog.forms[i], 1 };
+            print_program(out, &one, true);
+        }
         status = 0;
         goto done;
     }

@@ -23,6 +23,35 @@ void type_error(Checker *ck, Span sp, const char *fmt, ...)
 
 /* Unify `actual` (the type of the thing at `sp`) with `expected`; on failure
  * report "WHAT has type X, expected Y" with the reason. */
+/* Walk two types that failed to unify for a class reason; report the
+ * bounded variable and the type on the other side. */
+static bool find_class_clash(Type *a, Type *b, Type **var, Type **other)
+{
+    a = type_prune(a); b = type_prune(b);
+    if (a->kind == TY_VAR && b->kind == TY_VAR) {
+        if (a->cls != b->cls && a->cls != CLS_ANY && b->cls != CLS_ANY) { *var = b; *other = a; return true; }
+        return false;
+    }
+    if (a->kind == TY_VAR) { Type *t = a; a = b; b = t; }
+    if (b->kind == TY_VAR) {
+        if (b->cls != CLS_ANY && !(a->kind != TY_VAR && type_in_class(a, b->cls))) { *var = b; *other = a; return true; }
+        return false;
+    }
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case TY_SEQ: return find_class_clash(a->elem, b->elem, var, other);
+    case TY_PAIR: return find_class_clash(a->fst, b->fst, var, other) || find_class_clash(a->snd, b->snd, var, other);
+    case TY_FUN: return find_class_clash(a->arg, b->arg, var, other) || find_class_clash(a->res, b->res, var, other);
+    case TY_DATA:
+        for (int i = 0; i < a->nargs && i < b->nargs; i++)
+            if (find_class_clash(a->args[i], b->args[i], var, other)) return true;
+        return false;
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: case TY_FUNID: case TY_VAR:
+        return false;
+    }
+    return false;
+}
+
 bool expect_type(Checker *ck, Span sp, Type *actual, Type *expected, const char *what)
 {
     UnifyResult r = unify(&ck->tc, actual, expected);
@@ -35,10 +64,24 @@ bool expect_type(Checker *ck, Span sp, Type *actual, Type *expected, const char 
         type_error(ck, sp, "%s would need an infinite type ('%s' = '%s')", what, show_type(ck, actual), show_type(ck, expected));
         return false;
     case UNIFY_CLASS: {
-        /* Name the class that failed when one side is a bounded variable. */
-        Type *pe = type_prune(expected), *pa = type_prune(actual);
-        Type *var = pe->kind == TY_VAR ? pe : pa->kind == TY_VAR ? pa : NULL;
-        if (var && var->cls != CLS_ANY)
+        /* Name the class that failed: find the bounded variable and the
+         * type that clashed with it. */
+        Type *var = NULL, *other = NULL;
+        find_class_clash(actual, expected, &var, &other);
+        const char *members = !var ? "" : var->cls == CLS_NUMBER ? "int or float" :
+                              var->cls == CLS_ORDINAL ? "int, float or char" :
+                              var->cls == CLS_LOGICAL ? "int or bool" : "any type";
+        if (var && other && type_prune(other)->kind != TY_VAR) {
+            char *at = show_type(ck, actual), *ot = show_type(ck, other);
+            if (!strcmp(at, ot))
+                type_error(ck, sp, "%s has type '%s', which is not in class %s (%s)", what, at, class_name(var->cls), members);
+            else
+                type_error(ck, sp, "%s has type '%s', but '%s' is not in class %s (%s)", what, at, ot,
+                           class_name(var->cls), members);
+        } else if (var && other)
+            type_error(ck, sp, "%s must be in class %s here, but is already required to be in class %s "
+                       "(a type variable cannot be in both)", what, class_name(var->cls), class_name(type_prune(other)->cls));
+        else if (var && var->cls != CLS_ANY)
             type_error(ck, sp, "%s has type '%s' but a type in class %s is expected (%s)", what,
                        show_type(ck, actual), class_name(var->cls),
                        var->cls == CLS_NUMBER ? "int or float" : var->cls == CLS_ORDINAL ? "int, float or char" : "int or bool");
@@ -188,7 +231,7 @@ static Type *check_apply(Checker *ck, Expr *e)
     Type *res = tc_fresh(&ck->tc, CLS_ANY);
     Type *pf = type_prune(ft);
     if (pf->kind != TY_VAR && pf->kind != TY_FUN) {
-        type_error(ck, e->a->span, "this expression has type %s and cannot be applied to an argument", show_type(ck, ft));
+        type_error(ck, e->a->span, "this expression has type '%s' and cannot be applied to an argument", show_type(ck, ft));
         return res;
     }
     if (pf->kind == TY_FUN) {
@@ -325,7 +368,7 @@ Type *check_expr(Checker *ck, Expr *e)
         break;
     }
     case EX_EMPTY:
-        t = type_seq(A, convert_texpr(ck, e->texpr, NULL, 0, true));
+        t = type_seq(A, convert_texpr(ck, e->texpr, NULL, 0, false));
         break;
     case EX_RANGE: {
         Type *it = type_base(A, TY_INT);
