@@ -186,11 +186,15 @@ struct FunDecl {
     int nslots;                 /* frame size for the interpreter */
     FunDecl *forward;           /* the forward declaration this definition completes */
     FunDecl *defined_by;        /* on a forward declaration: its later definition */
+    FunDecl *replaced_by;       /* a later top-level definition of the same name and type:
+                                   once it has run, callers of this one call it (NESL.md 2.1) */
+    bool live;                  /* interpreter: its defining form has run */
     bool serial_only;           /* calls file I/O or rand_seed (NESL.md 3.9 item 6) */
 
     /* mono */
     FunDecl *generic;           /* instance: the polymorphic original */
     FunDecl *next_instance;     /* chain of instances on the original */
+    FunDecl *replacement;       /* instance: the same-typed instance of generic->replaced_by */
 };
 
 struct DataDecl {

@@ -182,6 +182,11 @@ static void check_fundef(Checker *ck, TopForm *form)
         f->type = v;
     }
     if (fwd) { fwd->defined_by = f; f->forward = fwd; }
+    /* Redefinition with an unchanged type re-links existing callers. */
+    if (prev && prev->kind == ENT_FUN && prev->fun->body && !prev->fun->is_prelude && !form->failed) {
+        char *old_t = type_to_string(A, prev->fun->type, true), *new_t = type_to_string(A, f->type, true);
+        if (!strcmp(old_t, new_t)) prev->fun->replaced_by = f;
+    }
     Entity *en = new_entity(ck, ENT_FUN);
     en->fun = f;
     scope_put_value(target_scope(ck), f->name, en);

@@ -104,6 +104,7 @@ static FunDecl *get_instance(Mono *mo, FunDecl *f, Type *t)
     f->next_instance = inst;
     ptrvec_push(mo->c->arena, &mo->queue, inst);
     ptrvec_push(mo->c->arena, &mo->instances, inst);
+    if (f->replaced_by) inst->replacement = get_instance(mo, f->replaced_by, t);
     return inst;
 }
 

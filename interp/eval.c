@@ -73,6 +73,9 @@ static FunDecl *fun_with_body(Interp *I, FunDecl *fun, Span where)
         fun = fun->defined_by;
     if (!fun->body)
         rt_error(I, where, "Function %s is declared but never defined.", fun->name);
+    /* A same-typed redefinition that has run takes over (NESL.md 2.1). */
+    while (fun->replacement && fun->replacement->generic->live)
+        fun = fun->replacement;
     return fun;
 }
 

@@ -152,6 +152,7 @@ static void run_form_body(Interp *I, TopForm *form)
         if (!fun || !fun->body || form->quiet)
             return;                     /* forward declaration: prints nothing */
         FunDecl *orig = fun->generic ? fun->generic : fun;
+        orig->live = true;
         print_fn_result(I->out, orig->name, orig->type);
         return;
     }
