@@ -138,8 +138,9 @@ def B(src, name, val, ty, pre=''):
     return Form(src, lambda f, l: pre + result_line(name, val, ty))
 def D(src, name, ty):
     return Form(src, lambda f, l: '%s = fn : %s' % (name, ty))
-def ERR(src, msg, pre=''):
-    return Form(src, lambda f, l: pre + '%s.nesl:%d:1: RUNTIME ERROR: %s' % (f, l, msg), 'err')
+def ERR(src, msg, pre='', col=1):
+    """col: column of the failing sub-expression (1 = the start of the form)"""
+    return Form(src, lambda f, l: pre + '%s.nesl:%d:%d: RUNTIME ERROR: %s' % (f, l, col, msg), 'err')
 def C(text):
     """comment-only line(s), no output"""
     return Form(text, lambda f, l: None, 'comment')

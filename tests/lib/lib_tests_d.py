@@ -147,7 +147,7 @@ T('lib_errors_subscript', 'subscript / gather / write out of range (5.6)', [
  ERR('elt([] int, 0);', SUB),
  E('1 + 1;', 2, 'int'),
  ERR('[0:50000][50000];', SUB),
- ERR('{r[1] : r in [[1, 2], [3]]};', SUB),
+ ERR('{r[1] : r in [[1, 2], [3]]};', SUB, col=2),
  ERR('[1, 2] -> [2];', 'Index out of bounds for function ->.'),
  ERR('[0, 0] <- [(2, 1)];', 'Index out of bounds for function <-.'),
  ERR('[0, 0] <- [(-1, 1)];', 'Index out of bounds for function <-.'),
@@ -162,39 +162,39 @@ T('lib_errors_permute', 'permute length mismatch / index out of range (5.6)', [
 ])
 
 T('lib_errors_partition', 'partition counts not summing to the length (5.6)', [
- ERR('partition([1, 2, 3], [1, 1]);', 'Lengths do not sum to length of sequence in function partition.'),
- ERR('partition([1, 2], [3]);', 'Lengths do not sum to length of sequence in function partition.'),
- ERR('partition([] int, [1]);', 'Lengths do not sum to length of sequence in function partition.'),
+ ERR('partition([1, 2, 3], [1, 1]);', 'Counts must sum to the length of the sequence in partition.'),
+ ERR('partition([1, 2], [3]);', 'Counts must sum to the length of the sequence in partition.'),
+ ERR('partition([] int, [1]);', 'Counts must sum to the length of the sequence in partition.'),
  E('partition([1, 2], [2]);', [[1, 2]], '[[int]]'),
 ])
 
 T('lib_errors_zip', 'zip length mismatch (5.6)', [
- ERR('zip([1, 2], [1]);', 'Length mismatch in function zip.'),
- ERR('zip([] int, [t]);', 'Length mismatch in function zip.'),
+ ERR('zip([1, 2], [1]);', 'Length mismatch in apply-to-each.'),
+ ERR('zip([] int, [t]);', 'Length mismatch in apply-to-each.'),
  E('zip([1], [t]);', [(1, True)], '[(int, bool)]'),
 ])
 
 T('lib_errors_take_drop_subseq', 'take / drop / subseq bounds (5.6)', [
- ERR('take([1, 2], 3);', 'Index out of bounds for function take.'),
- ERR('take([1, 2], -3);', 'Index out of bounds for function take.'),
- ERR('drop([1, 2], 3);', 'Index out of bounds for function drop.'),
- ERR('drop([1], -2);', 'Index out of bounds for function drop.'),
- ERR('subseq([1, 2, 3], 2, 1);', 'Index out of bounds for function subseq.'),
- ERR('subseq([1, 2, 3], 0, 4);', 'Index out of bounds for function subseq.'),
- ERR('subseq([1, 2, 3], -1, 2);', 'Index out of bounds for function subseq.'),
+ ERR('take([1, 2], 3);', 'Count out of bounds in take.'),
+ ERR('take([1, 2], -3);', 'Count out of bounds in take.'),
+ ERR('drop([1, 2], 3);', 'Count out of bounds in drop.'),
+ ERR('drop([1], -2);', 'Count out of bounds in drop.'),
+ ERR('subseq([1, 2, 3], 2, 1);', 'In subseq(a, s, e), must have 0 <= s <= e <= #a.'),
+ ERR('subseq([1, 2, 3], 0, 4);', 'In subseq(a, s, e), must have 0 <= s <= e <= #a.'),
+ ERR('subseq([1, 2, 3], -1, 2);', 'In subseq(a, s, e), must have 0 <= s <= e <= #a.'),
  E('take([1, 2], 2);', [1, 2], '[int]'),
 ])
 
 T('lib_errors_math', 'sqrt / ln of negative, negative ^ exponent, rand of non-positive (5.6)', [
  ERR('sqrt(-1.0);', 'Sqrt of negative number.'),
- ERR('{sqrt(x) : x in [1.0, -4.0]};', 'Sqrt of negative number.'),
- ERR('ln(-1.0);', 'Log of negative number.'),
- ERR('2 ^ -1;', 'Negative exponent in function ^.'),
- ERR('2.0 ^ -3;', 'Negative exponent in function ^.'),
- ERR('rand(0);', 'Rand of non-positive number.'),
- ERR('rand(-5);', 'Rand of non-positive number.'),
- ERR('rand(0.0);', 'Rand of non-positive number.'),
- ERR('rand(-1.5);', 'Rand of non-positive number.'),
+ ERR('{sqrt(x) : x in [1.0, -4.0]};', 'Sqrt of negative number.', col=2),
+ ERR('ln(-1.0);', 'Ln of negative number.'),
+ ERR('2 ^ -1;', 'Negative exponent for ^.'),
+ ERR('2.0 ^ -3;', 'Negative exponent for ^.'),
+ ERR('rand(0);', 'Rand of a non-positive number.'),
+ ERR('rand(-5);', 'Rand of a non-positive number.'),
+ ERR('rand(0.0);', 'Rand of a non-positive number.'),
+ ERR('rand(-1.5);', 'Rand of a non-positive number.'),
  E('sqrt(4.0);', 2.0, 'float'),
 ])
 
@@ -203,7 +203,7 @@ T('lib_errors_divide', 'division, rem, mod by zero (5.6)', [
  ERR('1.0 / 0.0;', DIV),
  ERR('rem(5, 0);', DIV),
  ERR('mod(5, 0);', DIV),
- ERR('{10 / x : x in [1, 0]};', DIV),
+ ERR('{10 / x : x in [1, 0]};', DIV, col=2),
  ERR('reciprocal(0.0);', DIV),
  ERR('rem(-5, 0);', DIV),
  E('10 / 3;', 3, 'int'),
@@ -219,10 +219,10 @@ T('lib_errors_ranges', 'invalid ranges in iseq, [s:e:d] and library internals (5
 ])
 
 T('lib_errors_misc', 'interleave, transpose, hash, exp_string, error() (5.6, 6.18)', [
- ERR('interleave([1, 2, 3], [1]);', 'Length mismatch in function interleave.'),
- ERR('transpose([[1, 2], [3]]);', 'Ragged input in function transpose.'),
- ERR('hash(5, 0);', 'Range must be positive in function hash.'),
- ERR('exp_string(1.0, 9);', 'Too many digits in function exp_string.'),
+ ERR('interleave([1, 2, 3], [1]);', 'Length mismatch in interleave.'),
+ ERR('transpose([[1, 2], [3]]);', 'Ragged input to transpose.'),
+ ERR('hash(5, 0);', 'Hash range must be positive.'),
+ ERR('exp_string(1.0, 9);', 'exp_string: at most 8 digits after the point.'),
  ERR('error("boom");', 'boom'),
  E('hash(5, 1);', 0, 'int'),
 ])
