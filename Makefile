@@ -56,7 +56,7 @@ GEN_WARNFLAGS := -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter \
                  -Wno-unused-but-set-variable -Wno-unused-variable
 ALL_CPPFLAGS := -D_POSIX_C_SOURCE=200809L -I$(GEN) -I. -Icommon -Ifrontend $(CPPFLAGS)
 ALL_CFLAGS := -std=c11 $(WARNFLAGS) $(CFLAGS) $(SAN_FLAGS)
-LIBS := $(LPSOLVE_LIBS) -lm
+LIBS := $(LPSOLVE_LIBS) -lm -pthread
 
 # ---- sources ----------------------------------------------------------------
 # Every phase directory linked into nesslc; new *.c files are picked up by the

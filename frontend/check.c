@@ -172,6 +172,16 @@ void ck_bind_pattern(Checker *ck, Pattern *p, Type *t, bool global)
 
 /* ---------------------------------------------------------------- variables */
 
+/* Serial-only functions (file I/O, rand_seed: NESL.md 3.9 item 6) may not
+ * be called inside an apply-to-each, directly or through other functions. */
+static void note_serial_use(Checker *ck, Expr *e, bool serial)
+{
+    if (!serial) return;
+    if (ck->current_fn) ck->current_fn->serial_only = true;
+    if (ck->each_depth > 0)
+        type_error(ck, e->span, "'%s' does serial I/O and cannot be used inside an apply-to-each", e->name);
+}
+
 static void resolve_entity(Checker *ck, Expr *e, Entity *en)
 {
     switch (en->kind) {
@@ -181,11 +191,13 @@ static void resolve_entity(Checker *ck, Expr *e, Entity *en)
         if (f == ck->current_fn) e->inst = ck->current_fn_type;   /* recursion is monomorphic */
         else e->inst = instantiate(&ck->tc, f->type);
         e->type = e->inst;
+        note_serial_use(ck, e, f->serial_only || (f->defined_by && f->defined_by->serial_only));
         return;
     }
     case ENT_PRIM:
         e->ref = REF_PRIM; e->prim = en->prim;
         e->type = e->inst = instantiate(&ck->tc, en->type);
+        note_serial_use(ck, e, prim_is_serial(en->prim));
         return;
     case ENT_CON:
         e->ref = REF_CON; e->data = en->data;
@@ -304,8 +316,10 @@ static Type *check_each(Checker *ck, Expr *e)
         expect_type(ck, e->gens[i].seq->span, st, type_seq(A, el), "the sequence of a generator");
         ck_bind_pattern(ck, e->gens[i].pat, el, false);
     }
+    ck->each_depth++;
     if (e->b) expect_type(ck, e->b->span, check_expr(ck, e->b), type_base(A, TY_BOOL), "the filter of an apply-to-each");
     Type *bt = check_expr(ck, e->a);
+    ck->each_depth--;
     ck->nlocals = mark;
     return type_seq(A, bt);
 }

@@ -20,6 +20,7 @@ typedef struct Checker {
     FunDecl *current_fn;        /* the function whose body is being checked */
     Type *current_fn_type;      /* its monomorphic type, used by recursive calls */
     PtrVec forwards;            /* forward declarations, to check they get defined */
+    int each_depth;             /* apply-to-each bodies around the current expression */
 } Checker;
 
 Type *check_expr(Checker *ck, Expr *e);

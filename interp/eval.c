@@ -81,7 +81,7 @@ static FunDecl *fun_with_body(Interp *I, FunDecl *fun, Span where)
 
 static void enter(Interp *I, Span where)
 {
-    if (++I->depth > I->max_depth)
+    if (++I->depth > I->max_depth || (uintptr_t)__builtin_frame_address(0) < I->stack_limit)
         rt_error(I, where, "Recursion too deep (stack overflow).");
 }
 

@@ -5,12 +5,16 @@
 
 #include "interp_impl.h"
 
-/* Call depth past which runaway recursion is reported, and the stack the
- * evaluator thread gets so that this depth never overflows the C stack. */
+/* Runaway recursion is reported when the call depth passes EVAL_MAX_DEPTH or
+ * the C stack use passes the budget below.  The evaluator runs on a thread
+ * with an EVAL_STACK_BYTES stack; if that thread cannot be created, it runs
+ * on the caller's stack with a small budget.  AddressSanitizer neither cleans
+ * up nor quietly accepts a longjmp that abandons more than 64 MiB of stack,
+ * so ASan builds get a budget below that. */
 #define EVAL_MAX_DEPTH 100000
-/* AddressSanitizer builds: ASan neither cleans nor quietly accepts a longjmp
- * that abandons more than 64 MiB of stack, and its frames are bigger, so the
- * limit is lower there (eval_toplevel.c also unpoisons after errors). */
+#define EVAL_STACK_BYTES ((size_t)1 << 30)
+#define EVAL_STACK_BUDGET (EVAL_STACK_BYTES - ((size_t)32 << 20))
+#define EVAL_FALLBACK_BUDGET ((size_t)6 << 20)
 #if defined(__SANITIZE_ADDRESS__)
 #define EVAL_ASAN 1
 #elif defined(__has_feature)
@@ -19,12 +23,9 @@
 #endif
 #endif
 #ifdef EVAL_ASAN
-#undef EVAL_MAX_DEPTH
-#define EVAL_MAX_DEPTH 25000
+#undef EVAL_STACK_BUDGET
+#define EVAL_STACK_BUDGET ((size_t)56 << 20)
 #endif
-#define EVAL_STACK_BYTES ((size_t)1 << 30)
-/* Depth limit when no big-stack thread could be created (default 8 MiB stack). */
-#define EVAL_FALLBACK_DEPTH 2000
 
 /* The local variables of one activation: slots[0..n). */
 typedef struct Frame {

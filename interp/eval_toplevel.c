@@ -4,7 +4,7 @@
  *
  * The loop runs on a thread with a 1 GiB stack so that deep (but legal)
  * recursion of the tree-walking evaluator cannot overflow the C stack;
- * runaway recursion is caught by the depth limit instead. */
+ * runaway recursion is caught by the depth and stack limits (eval.h). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
@@ -18,26 +18,7 @@
 
 #include "../frontend/frontend.h"
 
-#ifdef EVAL_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
-
-
 /* ------------------------------------------------------------------ names of bindings */
-
-/* Byte offset of a 1-based (line, col) position in src, or -1. */
-static long span_offset(const Source *src, int line, int col)
-{
-    size_t i = 0;
-    for (int l = 1; l < line; l++) {
-        const char *nl = memchr(src->text + i, '\n', src->len - i);
-        if (!nl)
-            return -1;
-        i = (size_t)(nl - src->text) + 1;
-    }
-    i += (size_t)(col - 1);
-    return i <= src->len ? (long)i : -1;
-}
 
 /* Pattern printed from its structure (used when no source text is at hand). */
 static void format_pattern(StrBuf *b, Pattern *p, bool parens)
@@ -65,31 +46,47 @@ static void format_pattern(StrBuf *b, Pattern *p, bool parens)
     ICE("bad pattern kind %d", (int)p->kind);
 }
 
-/* The name a binding's result line shows: the pattern as written, with runs
- * of white space (a pattern split over lines) collapsed to one space. */
+/* Byte offset of a 1-based (line, col) position in src, or -1. */
+static long span_offset(const Source *src, int line, int col)
+{
+    size_t i = 0;
+    for (int l = 1; l < line; l++) {
+        const char *nl = memchr(src->text + i, '\n', src->len - i);
+        if (!nl)
+            return -1;
+        i = (size_t)(nl - src->text) + 1;
+    }
+    i += (size_t)(col - 1);
+    return i < src->len ? (long)i : -1;
+}
+
+/* The name a binding's result line shows: the pattern as written (NESL.md
+ * 5.9), with comments dropped, white space runs collapsed to one space and
+ * names in lower case as the reference prints them (a pattern holds only
+ * names, commas and parentheses). */
 static void pattern_name(StrBuf *b, Pattern *p)
 {
     const Source *src = p->span.src;
-    if (src && src->text) {
-        long lo = span_offset(src, p->span.line, p->span.col);
-        long hi = span_offset(src, p->span.end_line, p->span.end_col);
-        if (lo >= 0 && hi >= lo && (size_t)hi < src->len) {
-            bool space = false;
-            for (long i = lo; i <= hi; i++) {
-                unsigned char c = (unsigned char)src->text[i];
-                if (isspace(c)) {
-                    space = true;
-                    continue;
-                }
-                if (space)
-                    sb_putc(b, ' ');
-                space = false;
-                sb_putc(b, (char)tolower(c));   /* names are case-insensitive; NESL prints them lower case */
-            }
-            return;
-        }
+    long lo = src && src->text ? span_offset(src, p->span.line, p->span.col) : -1;
+    long hi = lo >= 0 ? span_offset(src, p->span.end_line, p->span.end_col) : -1;
+    if (hi < lo) {
+        format_pattern(b, p, p->kind == PAT_PAIR);
+        return;
     }
-    format_pattern(b, p, p->kind == PAT_PAIR);
+    bool space = false, comment = false;
+    for (long i = lo; i <= hi; i++) {
+        unsigned char c = (unsigned char)src->text[i];
+        if (c == '%')
+            comment = !comment;
+        if (comment || c == '%' || isspace(c)) {
+            space = true;
+            continue;
+        }
+        if (space && b->len > 0 && b->data[b->len - 1] != '(' && c != ')' && c != ',')
+            sb_putc(b, ' ');
+        space = false;
+        sb_putc(b, (char)tolower(c));
+    }
 }
 
 /* ------------------------------------------------------------------ printability */
@@ -177,21 +174,6 @@ static void run_form_body(Interp *I, TopForm *form)
     ICE("bad top-level form kind %d", (int)form->kind);
 }
 
-/* ASan builds: should a longjmp have abandoned more stack than ASan cleans
- * (eval.h), clear the stale poison of the big thread stack below this frame. */
-static void unpoison_stack_below(Interp *I)
-{
-#ifdef EVAL_ASAN
-    char here;
-    if (I->max_depth == EVAL_MAX_DEPTH) {      /* running on the big-stack thread */
-        size_t n = EVAL_STACK_BYTES - ((size_t)16 << 20);
-        __asan_unpoison_memory_region(&here - n, n - 256);
-    }
-#else
-    (void)I;
-#endif
-}
-
 /* Run one form under an error handler; false if it failed at run time. */
 static bool run_form(Interp *I, TopForm *form)
 {
@@ -209,7 +191,6 @@ static bool run_form(Interp *I, TopForm *form)
         ok = true;
     } else {
         ok = false;
-        unpoison_stack_below(I);
     }
     ctx.active = false;
     I->errctx = NULL;
@@ -224,7 +205,7 @@ static bool run_form(Interp *I, TopForm *form)
 typedef struct Job {
     const struct MonoProgram *mono;
     const InterpOptions *opt;
-    int max_depth;
+    size_t stack_budget;        /* bytes of C stack the evaluator may use */
     int failures;
 } Job;
 
@@ -236,7 +217,8 @@ static void run_program(Job *job)
     I.out = job->opt->out ? job->opt->out : stdout;
     I.err = job->opt->err ? job->opt->err : stderr;
     I.print_length = job->opt->print_length > 0 ? job->opt->print_length : 100;
-    I.max_depth = job->max_depth;
+    I.max_depth = EVAL_MAX_DEPTH;
+    I.stack_limit = (uintptr_t)__builtin_frame_address(0) - job->stack_budget;
     I.global_heap = arena_new();
     I.nglobals = mono->nglobals;
     size_t ng = mono->nglobals > 0 ? (size_t)mono->nglobals : 1;
@@ -264,7 +246,7 @@ static void *program_thread(void *arg)
 
 int interp_program(const struct MonoProgram *mono, const InterpOptions *opt)
 {
-    Job job = { mono, opt, EVAL_MAX_DEPTH, 0 };
+    Job job = { mono, opt, EVAL_STACK_BUDGET, 0 };
     pthread_attr_t attr;
     pthread_t th;
     bool threaded = false;
@@ -277,7 +259,7 @@ int interp_program(const struct MonoProgram *mono, const InterpOptions *opt)
     if (threaded) {
         pthread_join(th, NULL);
     } else {
-        job.max_depth = EVAL_FALLBACK_DEPTH;
+        job.stack_budget = EVAL_FALLBACK_BUDGET;
         run_program(&job);
     }
     return job.failures;

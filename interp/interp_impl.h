@@ -18,7 +18,8 @@ struct Interp {
     bool timing;            /* inside time(...): timings cannot nest */
     RtErrorCtx *errctx;     /* where rt_error jumps to */
     int depth;              /* call depth, to report runaway recursion instead of crashing */
-    int max_depth;          /* depth limit (set by interp_program from the stack size) */
+    int max_depth;          /* call depth limit */
+    uintptr_t stack_limit;  /* lowest C stack address the evaluator may reach */
     Span call_site;         /* innermost call from user code into the library: runtime
                                errors raised inside library code are reported here */
 };
