@@ -4,17 +4,20 @@
 #include <string.h>
 #include "../frontend/frontend.h"
 #include "../interp/interp.h"
+#include "../lcu/lcu.h"
 
 #define NESSLC_VERSION "0.1.0"
 
 void print_fundecl(FILE *out, const FunDecl *f, bool with_types);
 
-typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO } EmitKind;
+typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO, EMIT_LCU } EmitKind;
 
 typedef struct Options {
     const char *input;
     EmitKind emit;
     bool interp;
+    bool interp_lcu;   /* --interp=lcu */
+    bool stats;
     const char *output;
     int print_length;
     bool keep_going;
@@ -23,7 +26,7 @@ typedef struct Options {
 static void usage(FILE *out)
 {
     fputs(
-"usage: nesslc [options] FILE.nesl\n"
+"usage: nesslc [options] FILE.nesl | FILE.lcu\n"
 "\n"
 "Compile or run a NESL program.\n"
 "\n"
@@ -32,6 +35,9 @@ static void usage(FILE *out)
 "  --emit=ast               print the parsed program\n"
 "  --emit=typed             print the program with inferred types\n"
 "  --emit=mono              print the monomorphized program\n"
+"  --emit=lcu               FILE.lcu: print the checked λcu program in canonical form\n"
+"  --interp=lcu             FILE.lcu: run the λcu program's CPU function main\n"
+"  --stats                  with --interp=lcu: print kernel launches and SOAC work\n"
 "  -o FILE                  write the output to FILE instead of standard output\n"
 "  --print-length=N         elements of a sequence printed before ',...' (default 100, 0 = all)\n"
 "  --help                   show this help and exit\n"
@@ -49,15 +55,18 @@ static int parse_options(int argc, char **argv, Options *o)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(0); }
         else if (!strcmp(a, "--version")) { printf("nesslc " NESSLC_VERSION "\n"); exit(0); }
         else if (!strcmp(a, "--interp") || !strcmp(a, "--interp=ast")) o->interp = true;
+        else if (!strcmp(a, "--interp=lcu")) o->interp = o->interp_lcu = true;
+        else if (!strcmp(a, "--stats")) o->stats = true;
         else if (!strncmp(a, "--interp=", 9)) {
-            fprintf(stderr, "nesslc: error: --interp=%s is not supported yet (only --interp=ast)\n", a + 9);
+            fprintf(stderr, "nesslc: error: --interp=%s is not supported yet (only --interp=ast and --interp=lcu)\n", a + 9);
             return -1;
         }
         else if (!strcmp(a, "--emit=ast")) o->emit = EMIT_AST;
         else if (!strcmp(a, "--emit=typed")) o->emit = EMIT_TYPED;
         else if (!strcmp(a, "--emit=mono")) o->emit = EMIT_MONO;
+        else if (!strcmp(a, "--emit=lcu")) o->emit = EMIT_LCU;
         else if (!strncmp(a, "--emit=", 7)) {
-            fprintf(stderr, "nesslc: error: unknown --emit kind '%s' (expected ast, typed or mono)\n", a + 7);
+            fprintf(stderr, "nesslc: error: unknown --emit kind '%s' (expected ast, typed, mono or lcu)\n", a + 7);
             return -1;
         }
         else if (!strncmp(a, "--print-length=", 15)) {
@@ -84,7 +93,7 @@ static int parse_options(int argc, char **argv, Options *o)
     }
     if (!o->input) { fprintf(stderr, "nesslc: error: no input file (try --help)\n"); return -1; }
     if (!o->interp && o->emit == EMIT_NONE) {
-        fprintf(stderr, "nesslc: error: code generation is not supported yet; use --interp or --emit=ast|typed|mono\n");
+        fprintf(stderr, "nesslc: error: code generation is not supported yet; use --interp or --emit=ast|typed|mono|lcu\n");
         return -1;
     }
     return 0;
@@ -114,6 +123,29 @@ int main(int argc, char **argv)
 
     Diag diag;
     diag_init(&diag, stderr);
+    size_t nlen = strlen(o.input);
+    if (nlen > 4 && !strcmp(o.input + nlen - 4, ".lcu")) {
+        /* λcu text goes straight to the λcu phase (no NESL front end). */
+        if (o.emit != EMIT_NONE && o.emit != EMIT_LCU) {
+            fprintf(stderr, "nesslc: error: a .lcu file supports only --emit=lcu and --interp=lcu\n");
+        }
+        int st = 1;
+        if (o.emit == EMIT_NONE || o.emit == EMIT_LCU) {
+            LcuDriveOptions lo = { o.emit == EMIT_LCU, !o.emit, o.stats };
+            st = lcu_drive(&src, out, &diag, lo);
+        }
+        if (diag.suppressed) fprintf(stderr, "nesslc: too many errors (%d), the rest were not shown\n", diag.nerrors);
+        if (out != stdout) fclose(out);
+        free(text);
+        return st;
+    }
+    if (o.emit == EMIT_LCU || o.interp_lcu) {
+        fprintf(stderr, "nesslc: error: %s on a NESL program is not supported yet (flattening to λcu is missing); give a .lcu file\n",
+                o.emit == EMIT_LCU ? "--emit=lcu" : "--interp=lcu");
+        if (out != stdout) fclose(out);
+        free(text);
+        return 1;
+    }
     Compilation *c = compilation_new(&diag);
     int status = 1;
     Program *p = parse_program(c, &src);

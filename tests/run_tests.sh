@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # run_tests.sh — nesslc's regression harness.
 #
-# Program tests: every tests/**/*.nesl and examples/*.nesl with a sibling
-# NAME.expected.  Each runs in its own directory as
-#     timeout 60 NESSLC <mode options> NAME.nesl 2>&1
+# Program tests: every tests/**/*.nesl, tests/lcu/*.lcu and examples/*.nesl
+# with a sibling NAME.expected.  Each runs in its own directory as
+#     timeout 60 NESSLC <mode options> NAME.nesl 2>&1   (or NAME.lcu)
 # and passes iff the merged output equals NAME.expected byte for byte and the
 # exit status agrees with it: nonzero iff the expected output has a line
 # containing `error:` or `RUNTIME ERROR`.  NAME.args, if present, holds the
@@ -103,12 +103,13 @@ if [ "$unit_only" = 0 ]; then
     fi
     while IFS= read -r t; do
         t=${t#./}
-        [ -f "$root/${t%.nesl}.expected" ] || continue
+        [ -f "$root/${t%.*}.expected" ] || continue
         matches "$t" || continue
         for m in "${modes[@]}"; do
             kinds+=(prog); names+=("$t"); args+=("$m")
         done
     done < <(cd "$root" && { find tests -name '*.nesl' -type f 2>/dev/null
+                             find tests/lcu -name '*.lcu' -type f 2>/dev/null
                              find examples -maxdepth 1 -name '*.nesl' -type f 2>/dev/null; } |
              LC_ALL=C sort)
 fi
@@ -141,8 +142,8 @@ report_fail() {   # i, title, status, expected-file, actual-file
 
 run_prog() {   # i, test path, mode
     local i=$1 t=$2 mode=$3
-    local dir=$root/${t%/*} base=${t##*/}
-    base=${base%.nesl}
+    local dir=$root/${t%/*} base=${t##*/} file=${t##*/}
+    base=${base%.*}
     local exp=$dir/$base.expected out=$tmp/$i.out opts title=$t
     [ ${#modes[@]} -gt 1 ] && title="$t [$mode]"
     if [ -f "$dir/$base.args" ]; then
@@ -152,7 +153,7 @@ run_prog() {   # i, test path, mode
     fi
     # $opts is split into words on purpose; -f keeps it from globbing.
     set -f
-    (cd "$dir" && exec timeout 60 "$nesslc" $opts "$base.nesl") >"$out" 2>&1
+    (cd "$dir" && exec timeout 60 "$nesslc" $opts "$file") >"$out" 2>&1
     local st=$?
     set +f
     local want_err=0

@@ -1,0 +1,225 @@
+/* lcu.h — λcu, the three-level IR after flattening (DESIGN.md §4).
+ *
+ *   CPU level:    functions of let-blocks, if, scalar arithmetic, calls, run K args
+ *   kernel level: kernel K (params) -> θ { let xs = SOAC args ... return ys }
+ *   GPU level:    thunks { xs => exp using ys } and scalar/tuple expressions
+ *
+ * One expression type serves the CPU and GPU levels; the checker enforces
+ * which forms each level may use.  Text syntax: doc/lcu.md. */
+#ifndef NESSLC_LCU_H
+#define NESSLC_LCU_H
+
+#include "common.h"
+
+/* ---- types ---- */
+typedef enum { LB_BOOL, LB_INT, LB_FLOAT, LB_CHAR, LB_UNIT } LcuBase;
+
+typedef enum {
+    LT_BASE,    /* b */
+    LT_TUPLE,   /* flat: never nested, never of length 0 or 1 */
+    LT_VEC,     /* [b]  CPU-side or kernel vector */
+    LT_REF,     /* &[b] reference to a GPU-side vector */
+    LT_SD,      /* segment descriptor */
+} LcuTypeKind;
+
+typedef struct LcuType LcuType;
+struct LcuType {
+    LcuTypeKind kind;
+    LcuBase base;            /* LT_BASE, LT_VEC, LT_REF */
+    int n;                   /* LT_TUPLE */
+    const LcuType **elems;   /* LT_TUPLE */
+};
+
+const LcuType *lcu_t_base(Arena *a, LcuBase b);
+const LcuType *lcu_t_vec(Arena *a, LcuBase b);
+const LcuType *lcu_t_ref(Arena *a, LcuBase b);
+const LcuType *lcu_t_sd(Arena *a);
+/* Tuple of n types, flattened (× is associative); n == 1 gives the element. */
+const LcuType *lcu_t_tuple(Arena *a, int n, const LcuType **elems);
+int lcu_t_arity(const LcuType *t);                  /* flat component count */
+const LcuType *lcu_t_component(const LcuType *t, int i);
+bool lcu_t_equal(const LcuType *x, const LcuType *y);
+const char *lcu_base_name(LcuBase b);
+
+/* ---- expressions (CPU and GPU levels) ---- */
+typedef enum {
+    LOP_ADD, LOP_SUB, LOP_MUL, LOP_DIV, LOP_MOD,
+    LOP_EQ, LOP_NE, LOP_LT, LOP_LE, LOP_GT, LOP_GE,
+    LOP_AND, LOP_OR,
+} LcuBinop;
+
+typedef enum { LUOP_NEG, LUOP_NOT, LUOP_TO_FLOAT, LUOP_TO_INT } LcuUnop;
+
+typedef enum {
+    LE_INT, LE_FLOAT, LE_BOOL, LE_CHAR, LE_UNIT,
+    LE_VAR,
+    LE_TUPLE,    /* (e1, ..., en), n >= 2 */
+    LE_LET,      /* GPU: let x = e in e / let (x, y) = e in e */
+    LE_IF,       /* GPU: branches are expressions; CPU: branches are blocks */
+    LE_BINOP,
+    LE_UNOP,
+    LE_INDEX,    /* x[e] */
+    LE_LEN,      /* #x */
+    LE_VECLIT,   /* CPU only: [e1, ..., en], n >= 1 */
+    LE_RUN,      /* CPU only: run K (args) */
+    LE_CALL,     /* CPU only: f (args); f a function or a builtin (make_sd, lengths) */
+    LE_BLOCK,    /* CPU only: { let ... return e } */
+} LcuExprKind;
+
+typedef struct LcuExpr LcuExpr;
+
+/* let-bound names; types present at the CPU level only (NULL on the GPU). */
+typedef struct LcuBind {
+    Span span;
+    int nvars;
+    Sym *vars;
+    const LcuType **types;
+    LcuExpr *rhs;
+} LcuBind;
+
+struct LcuExpr {
+    LcuExprKind kind;
+    Span span;
+    const LcuType *type;   /* set by the checker */
+    union {
+        int64_t i;            /* LE_INT, LE_CHAR */
+        double f;             /* LE_FLOAT */
+        bool b;               /* LE_BOOL */
+        Sym var;              /* LE_VAR */
+        struct { int n; LcuExpr **elems; } tuple;          /* LE_TUPLE, LE_VECLIT */
+        struct { LcuBind *bind; LcuExpr *body; } let;      /* LE_LET */
+        struct { LcuExpr *cond, *then_e, *else_e; } if_;   /* LE_IF */
+        struct { LcuBinop op; LcuExpr *l, *r; } bin;       /* LE_BINOP */
+        struct { LcuUnop op; LcuExpr *e; } un;             /* LE_UNOP */
+        struct { Sym vec; Span vec_span; LcuExpr *idx; } index;  /* LE_INDEX */
+        struct { Sym vec; bool paren; } len;               /* LE_LEN; paren: written #(x) */
+        struct { Sym name; int nargs; LcuExpr **args; } call;    /* LE_RUN, LE_CALL */
+        struct { int nbinds; LcuBind **binds; LcuExpr *result; } block;  /* LE_BLOCK */
+    } u;
+};
+
+LcuExpr *lcu_e_int(Arena *a, Span sp, int64_t v);
+LcuExpr *lcu_e_float(Arena *a, Span sp, double v);
+LcuExpr *lcu_e_bool(Arena *a, Span sp, bool v);
+LcuExpr *lcu_e_char(Arena *a, Span sp, int64_t c);
+LcuExpr *lcu_e_unit(Arena *a, Span sp);
+LcuExpr *lcu_e_var(Arena *a, Span sp, Sym x);
+LcuExpr *lcu_e_tuple(Arena *a, Span sp, int n, LcuExpr **elems);
+LcuExpr *lcu_e_veclit(Arena *a, Span sp, int n, LcuExpr **elems);
+LcuExpr *lcu_e_let(Arena *a, Span sp, LcuBind *b, LcuExpr *body);
+LcuExpr *lcu_e_if(Arena *a, Span sp, LcuExpr *c, LcuExpr *t, LcuExpr *e);
+LcuExpr *lcu_e_binop(Arena *a, Span sp, LcuBinop op, LcuExpr *l, LcuExpr *r);
+LcuExpr *lcu_e_unop(Arena *a, Span sp, LcuUnop op, LcuExpr *e);
+LcuExpr *lcu_e_index(Arena *a, Span sp, Sym vec, Span vec_span, LcuExpr *idx);
+LcuExpr *lcu_e_len(Arena *a, Span sp, Sym vec, bool paren);
+LcuExpr *lcu_e_run(Arena *a, Span sp, Sym kernel, int nargs, LcuExpr **args);
+LcuExpr *lcu_e_call(Arena *a, Span sp, Sym fn, int nargs, LcuExpr **args);
+LcuExpr *lcu_e_block(Arena *a, Span sp, int nbinds, LcuBind **binds, LcuExpr *result);
+LcuBind *lcu_bind(Arena *a, Span sp, int nvars, Sym *vars, const LcuType **types, LcuExpr *rhs);
+
+/* ---- kernel level ---- */
+typedef struct LcuThunk {
+    Span span;
+    int nparams;
+    Sym *params;
+    LcuExpr *body;
+    int nusing;
+    Sym *using_;
+    Span *using_spans;
+} LcuThunk;
+
+typedef enum {
+    LS_MAP, LS_PERMUTE, LS_REDUCE, LS_SCAN, LS_FILTER, LS_PARTITION, LS_ONCE,
+    LS_SEG_PERMUTE, LS_SEG_REDUCE, LS_SEG_SCAN, LS_SEG_FILTER, LS_SEG_PARTITION,
+} LcuSoacKind;
+#define LCU_NSOAC_KINDS 12
+const char *lcu_soac_name(LcuSoacKind k);
+
+/* A SOAC argument: a thunk, or a parenthesized kernel-level expression
+ * (a scalar, a tuple of scalars, #xs, or an sd variable). */
+typedef enum { LA_THUNK, LA_EXPR } LcuArgKind;
+typedef struct LcuArg {
+    LcuArgKind kind;
+    Span span;
+    union { LcuThunk *thunk; LcuExpr *expr; } u;
+} LcuArg;
+
+typedef struct LcuSoac {
+    LcuSoacKind kind;
+    Span span;
+    int nargs;
+    LcuArg **args;
+} LcuSoac;
+
+typedef struct LcuParam { Sym name; const LcuType *type; Span span; } LcuParam;
+
+typedef struct LcuKBind {     /* let xs = SOAC args */
+    Span span;
+    int nvars;
+    Sym *vars;
+    Span *var_spans;
+    LcuSoac *soac;
+    const LcuType **types;    /* set by the checker: one θ per var */
+} LcuKBind;
+
+typedef struct LcuKernel {
+    Span span;
+    Sym name;
+    int nparams;
+    LcuParam *params;
+    const LcuType *result;    /* possibly a tuple of θs */
+    int nbinds;
+    LcuKBind **binds;
+    int nrets;
+    Sym *rets;
+    Span *ret_spans;
+    bool ret_paren;           /* return (y) / return (y1, y2) vs return y */
+} LcuKernel;
+
+/* ---- CPU level ---- */
+typedef struct LcuFun {
+    Span span;
+    Sym name;
+    int nparams;
+    LcuParam *params;
+    const LcuType *result;
+    LcuExpr *body;            /* LE_BLOCK */
+} LcuFun;
+
+typedef struct LcuProgram {
+    int nkernels;
+    LcuKernel **kernels;
+    int nfuns;
+    LcuFun **funs;
+} LcuProgram;
+
+LcuThunk *lcu_thunk(Arena *a, Span sp, int np, Sym *params, LcuExpr *body, int nusing, Sym *using_);
+LcuArg *lcu_arg_thunk(Arena *a, LcuThunk *t);
+LcuArg *lcu_arg_expr(Arena *a, Span sp, LcuExpr *e);
+LcuSoac *lcu_soac(Arena *a, Span sp, LcuSoacKind k, int nargs, LcuArg **args);
+
+/* ---- phases ---- */
+/* Parse λcu text; NULL (with diagnostics) on a syntax error. */
+LcuProgram *lcu_parse(Arena *a, Interner *in, Diag *d, const Source *src);
+/* Canonical text form; lcu_parse(lcu_print(p)) prints identically. */
+void lcu_print(FILE *out, const LcuProgram *p);
+/* Type-check, filling in expression and binding types; false on errors. */
+bool lcu_check(Arena *a, Interner *in, Diag *d, LcuProgram *p);
+
+typedef struct LcuStats {
+    long kernel_launches;
+    long soac_launches[LCU_NSOAC_KINDS];
+    long soac_elements[LCU_NSOAC_KINDS];   /* size of the index space processed */
+} LcuStats;
+
+/* Run the CPU function `main` (no parameters) of a checked program and print
+ * each component of its result on its own line; false on a runtime error
+ * (reported on err as "RUNTIME ERROR: ..."). */
+bool lcu_interp(const LcuProgram *p, FILE *out, FILE *err, LcuStats *stats);
+void lcu_print_stats(FILE *out, const LcuStats *s);
+
+/* Driver entry for a .lcu file: parse, check, then print (emit) or run. */
+typedef struct LcuDriveOptions { bool emit; bool interp; bool stats; } LcuDriveOptions;
+int lcu_drive(const Source *src, FILE *out, Diag *d, LcuDriveOptions o);
+
+#endif

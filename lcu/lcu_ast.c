@@ -1,0 +1,248 @@
+/* lcu_ast.c — constructors for λcu types and trees. */
+#include <string.h>
+#include "lcu.h"
+
+static LcuType *t_new(Arena *a, LcuTypeKind k, LcuBase b)
+{
+    LcuType *t = arena_alloc(a, sizeof *t);
+    t->kind = k;
+    t->base = b;
+    return t;
+}
+
+const LcuType *lcu_t_base(Arena *a, LcuBase b) { return t_new(a, LT_BASE, b); }
+const LcuType *lcu_t_vec(Arena *a, LcuBase b) { return t_new(a, LT_VEC, b); }
+const LcuType *lcu_t_ref(Arena *a, LcuBase b) { return t_new(a, LT_REF, b); }
+const LcuType *lcu_t_sd(Arena *a) { return t_new(a, LT_SD, LB_UNIT); }
+
+const LcuType *lcu_t_tuple(Arena *a, int n, const LcuType **elems)
+{
+    int total = 0;
+    for (int i = 0; i < n; i++) total += lcu_t_arity(elems[i]);
+    if (total == 1) {
+        for (int i = 0; i < n; i++)
+            if (lcu_t_arity(elems[i]) == 1) return elems[i];
+    }
+    LcuType *t = t_new(a, LT_TUPLE, LB_UNIT);
+    t->n = total;
+    t->elems = arena_alloc(a, sizeof *t->elems * (size_t)(total ? total : 1));
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < lcu_t_arity(elems[i]); j++)
+            t->elems[k++] = lcu_t_component(elems[i], j);
+    return t;
+}
+
+int lcu_t_arity(const LcuType *t) { return t->kind == LT_TUPLE ? t->n : 1; }
+
+const LcuType *lcu_t_component(const LcuType *t, int i)
+{
+    return t->kind == LT_TUPLE ? t->elems[i] : t;
+}
+
+bool lcu_t_equal(const LcuType *x, const LcuType *y)
+{
+    if (x->kind != y->kind) return false;
+    switch (x->kind) {
+    case LT_BASE: case LT_VEC: case LT_REF: return x->base == y->base;
+    case LT_SD: return true;
+    case LT_TUPLE:
+        if (x->n != y->n) return false;
+        for (int i = 0; i < x->n; i++)
+            if (!lcu_t_equal(x->elems[i], y->elems[i])) return false;
+        return true;
+    }
+    return false;
+}
+
+const char *lcu_base_name(LcuBase b)
+{
+    switch (b) {
+    case LB_BOOL: return "bool";
+    case LB_INT: return "int";
+    case LB_FLOAT: return "float";
+    case LB_CHAR: return "char";
+    case LB_UNIT: return "unit";
+    }
+    return "?";
+}
+
+const char *lcu_soac_name(LcuSoacKind k)
+{
+    switch (k) {
+    case LS_MAP: return "MAP";
+    case LS_PERMUTE: return "PERMUTE";
+    case LS_REDUCE: return "REDUCE";
+    case LS_SCAN: return "SCAN";
+    case LS_FILTER: return "FILTER";
+    case LS_PARTITION: return "PARTITION";
+    case LS_ONCE: return "ONCE";
+    case LS_SEG_PERMUTE: return "SEG_PERMUTE";
+    case LS_SEG_REDUCE: return "SEG_REDUCE";
+    case LS_SEG_SCAN: return "SEG_SCAN";
+    case LS_SEG_FILTER: return "SEG_FILTER";
+    case LS_SEG_PARTITION: return "SEG_PARTITION";
+    }
+    return "?";
+}
+
+/* ---- expressions ---- */
+static LcuExpr *e_new(Arena *a, LcuExprKind k, Span sp)
+{
+    LcuExpr *e = arena_alloc(a, sizeof *e);
+    e->kind = k;
+    e->span = sp;
+    return e;
+}
+
+LcuExpr *lcu_e_int(Arena *a, Span sp, int64_t v) { LcuExpr *e = e_new(a, LE_INT, sp); e->u.i = v; return e; }
+LcuExpr *lcu_e_float(Arena *a, Span sp, double v) { LcuExpr *e = e_new(a, LE_FLOAT, sp); e->u.f = v; return e; }
+LcuExpr *lcu_e_bool(Arena *a, Span sp, bool v) { LcuExpr *e = e_new(a, LE_BOOL, sp); e->u.b = v; return e; }
+LcuExpr *lcu_e_char(Arena *a, Span sp, int64_t c) { LcuExpr *e = e_new(a, LE_CHAR, sp); e->u.i = c; return e; }
+LcuExpr *lcu_e_unit(Arena *a, Span sp) { return e_new(a, LE_UNIT, sp); }
+LcuExpr *lcu_e_var(Arena *a, Span sp, Sym x) { LcuExpr *e = e_new(a, LE_VAR, sp); e->u.var = x; return e; }
+
+LcuExpr *lcu_e_tuple(Arena *a, Span sp, int n, LcuExpr **elems)
+{
+    LcuExpr *e = e_new(a, LE_TUPLE, sp);
+    e->u.tuple.n = n;
+    e->u.tuple.elems = elems;
+    return e;
+}
+
+LcuExpr *lcu_e_veclit(Arena *a, Span sp, int n, LcuExpr **elems)
+{
+    LcuExpr *e = lcu_e_tuple(a, sp, n, elems);
+    e->kind = LE_VECLIT;
+    return e;
+}
+
+LcuExpr *lcu_e_let(Arena *a, Span sp, LcuBind *b, LcuExpr *body)
+{
+    LcuExpr *e = e_new(a, LE_LET, sp);
+    e->u.let.bind = b;
+    e->u.let.body = body;
+    return e;
+}
+
+LcuExpr *lcu_e_if(Arena *a, Span sp, LcuExpr *c, LcuExpr *t, LcuExpr *f)
+{
+    LcuExpr *e = e_new(a, LE_IF, sp);
+    e->u.if_.cond = c;
+    e->u.if_.then_e = t;
+    e->u.if_.else_e = f;
+    return e;
+}
+
+LcuExpr *lcu_e_binop(Arena *a, Span sp, LcuBinop op, LcuExpr *l, LcuExpr *r)
+{
+    LcuExpr *e = e_new(a, LE_BINOP, sp);
+    e->u.bin.op = op;
+    e->u.bin.l = l;
+    e->u.bin.r = r;
+    return e;
+}
+
+LcuExpr *lcu_e_unop(Arena *a, Span sp, LcuUnop op, LcuExpr *x)
+{
+    LcuExpr *e = e_new(a, LE_UNOP, sp);
+    e->u.un.op = op;
+    e->u.un.e = x;
+    return e;
+}
+
+LcuExpr *lcu_e_index(Arena *a, Span sp, Sym vec, Span vec_span, LcuExpr *idx)
+{
+    LcuExpr *e = e_new(a, LE_INDEX, sp);
+    e->u.index.vec = vec;
+    e->u.index.vec_span = vec_span;
+    e->u.index.idx = idx;
+    return e;
+}
+
+LcuExpr *lcu_e_len(Arena *a, Span sp, Sym vec, bool paren)
+{
+    LcuExpr *e = e_new(a, LE_LEN, sp);
+    e->u.len.vec = vec;
+    e->u.len.paren = paren;
+    return e;
+}
+
+LcuExpr *lcu_e_run(Arena *a, Span sp, Sym k, int nargs, LcuExpr **args)
+{
+    LcuExpr *e = e_new(a, LE_RUN, sp);
+    e->u.call.name = k;
+    e->u.call.nargs = nargs;
+    e->u.call.args = args;
+    return e;
+}
+
+LcuExpr *lcu_e_call(Arena *a, Span sp, Sym fn, int nargs, LcuExpr **args)
+{
+    LcuExpr *e = lcu_e_run(a, sp, fn, nargs, args);
+    e->kind = LE_CALL;
+    return e;
+}
+
+LcuExpr *lcu_e_block(Arena *a, Span sp, int nbinds, LcuBind **binds, LcuExpr *result)
+{
+    LcuExpr *e = e_new(a, LE_BLOCK, sp);
+    e->u.block.nbinds = nbinds;
+    e->u.block.binds = binds;
+    e->u.block.result = result;
+    return e;
+}
+
+LcuBind *lcu_bind(Arena *a, Span sp, int nvars, Sym *vars, const LcuType **types, LcuExpr *rhs)
+{
+    LcuBind *b = arena_alloc(a, sizeof *b);
+    b->span = sp;
+    b->nvars = nvars;
+    b->vars = vars;
+    b->types = types;
+    b->rhs = rhs;
+    return b;
+}
+
+/* ---- kernel level ---- */
+LcuThunk *lcu_thunk(Arena *a, Span sp, int np, Sym *params, LcuExpr *body, int nusing, Sym *using_)
+{
+    LcuThunk *t = arena_alloc(a, sizeof *t);
+    t->span = sp;
+    t->nparams = np;
+    t->params = params;
+    t->body = body;
+    t->nusing = nusing;
+    t->using_ = using_;
+    t->using_spans = arena_alloc(a, sizeof(Span) * (size_t)(nusing ? nusing : 1));
+    for (int i = 0; i < nusing; i++) t->using_spans[i] = sp;
+    return t;
+}
+
+LcuArg *lcu_arg_thunk(Arena *a, LcuThunk *t)
+{
+    LcuArg *g = arena_alloc(a, sizeof *g);
+    g->kind = LA_THUNK;
+    g->span = t->span;
+    g->u.thunk = t;
+    return g;
+}
+
+LcuArg *lcu_arg_expr(Arena *a, Span sp, LcuExpr *e)
+{
+    LcuArg *g = arena_alloc(a, sizeof *g);
+    g->kind = LA_EXPR;
+    g->span = sp;
+    g->u.expr = e;
+    return g;
+}
+
+LcuSoac *lcu_soac(Arena *a, Span sp, LcuSoacKind k, int nargs, LcuArg **args)
+{
+    LcuSoac *s = arena_alloc(a, sizeof *s);
+    s->kind = k;
+    s->span = sp;
+    s->nargs = nargs;
+    s->args = args;
+    return s;
+}
