@@ -8,8 +8,6 @@
 
 #define NESSLC_VERSION "0.1.0"
 
-void print_fundecl(FILE *out, const FunDecl *f, bool with_types);
-
 typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO, EMIT_LCU } EmitKind;
 
 typedef struct Options {

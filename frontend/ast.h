@@ -245,5 +245,6 @@ const char *op_spelling(Op op);                     /* "+", "++", "#", ... */
 void print_type(FILE *out, Type *t, bool with_context);
 char *type_to_string(Arena *a, Type *t, bool with_context);
 void print_program(FILE *out, const Program *p, bool with_types);
+void print_fundecl(FILE *out, const FunDecl *f, bool with_types);
 
 #endif

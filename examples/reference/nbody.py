@@ -4,18 +4,7 @@ from neslfmt import *
 
 EPS2 = 0.5625
 
-def fwd(v):
-    s = 0.0
-    for e in v: s += e
-    return s
-def rev(v): return fwd(v[::-1])
-def pairwise(v):
-    if len(v) <= 2: return fwd(v)
-    h = len(v) // 2
-    return pairwise(v[:h]) + pairwise(v[h:])
-def shuffled(v):
-    w = list(v); random.Random(len(v)).shuffle(w); return fwd(w)
-SUMS = [fwd, rev, pairwise, math.fsum, shuffled]
+SUMS = sum_orders(lambda v: len(v))
 
 def accel(p, ps, ms, S):
     c = []

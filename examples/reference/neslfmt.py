@@ -127,3 +127,22 @@ def safe_round(x, name=''):
     frac = x - math.floor(x)
     assert abs(frac - 0.5) > 1e-6, ('too close to rounding boundary', name, x)
     return nround(x)
+
+
+# ---- summation orders: NESL leaves the order of float sums unspecified, so a
+# printed float must come out the same under each of these ----
+def sum_fwd(v):
+    s = 0.0
+    for e in v: s += e
+    return s
+def sum_rev(v): return sum_fwd(v[::-1])
+def sum_pairwise(v):
+    if len(v) <= 2: return sum_fwd(v)
+    h = len(v) // 2
+    return sum_pairwise(v[:h]) + sum_pairwise(v[h:])
+def sum_orders(shuffle_seed):
+    """The five orders; shuffle_seed(v) picks the seed of the shuffled one."""
+    import math, random
+    def shuffled(v):
+        w = list(v); random.Random(shuffle_seed(v)).shuffle(w); return sum_fwd(w)
+    return [sum_fwd, sum_rev, sum_pairwise, math.fsum, shuffled]

@@ -89,52 +89,17 @@ static void test_floats(T *t)
     check_at(t, 0.00123456789, "0.0012345679");
 }
 
-/* ---- values, built without value.c ---- */
+/* ---- values, built with value.c's constructors ---- */
 
-static Value mk_seq(T *t, int64_t n)
-{
-    Seq *s = arena_alloc(t->a, sizeof(Seq) + (size_t)n * sizeof(Value));
-    s->len = n;
-    Value v;
-    v.kind = V_SEQ;
-    v.seq = s;
-    return v;
-}
-
-static Value mk_pair(T *t, Value a, Value b)
-{
-    PairVal *p = arena_alloc(t->a, sizeof *p);
-    p->fst = a;
-    p->snd = b;
-    Value v;
-    v.kind = V_PAIR;
-    v.pair = p;
-    return v;
-}
-
-static Value mk_str(T *t, const char *s)
-{
-    int64_t n = (int64_t)strlen(s);
-    Value v = mk_seq(t, n);
-    for (int64_t i = 0; i < n; i++) v.seq->elems[i] = v_char((uint8_t)s[i]);
-    return v;
-}
+static Value mk_seq(T *t, int64_t n) { return v_seq(seq_alloc(t->a, n)); }
+static Value mk_pair(T *t, Value a, Value b) { return v_pair(t->a, a, b); }
+static Value mk_str(T *t, const char *s) { return v_string(t->a, s, (int64_t)strlen(s)); }
+static Value mk_data(T *t, DataDecl *d, Value fields) { return v_data(t->a, d, fields); }
 
 static Value mk_ints(T *t, int n, const int *xs)
 {
     Value v = mk_seq(t, n);
     for (int i = 0; i < n; i++) v.seq->elems[i] = v_int(xs[i]);
-    return v;
-}
-
-static Value mk_data(T *t, DataDecl *d, Value fields)
-{
-    DataVal *dv = arena_alloc(t->a, sizeof *dv);
-    dv->decl = d;
-    dv->fields = fields;
-    Value v;
-    v.kind = V_DATA;
-    v.data = dv;
     return v;
 }
 
