@@ -3,12 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../frontend/frontend.h"
+#include "../flatten/flatten.h"
 #include "../interp/interp.h"
+#include "../interp/run_flat.h"
 #include "../lcu/lcu.h"
 
 #define NESSLC_VERSION "0.1.0"
 
-typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO, EMIT_LCU } EmitKind;
+typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO, EMIT_FLAN, EMIT_LCU } EmitKind;
 
 typedef struct Options {
     const char *input;
@@ -16,6 +18,7 @@ typedef struct Options {
     bool interp;
     bool interp_lcu;   /* --interp=lcu */
     bool stats;
+    bool form_kernels; /* --form-kernels (FILE.lcu) */
     const char *output;
     int print_length;
     bool keep_going;
@@ -33,9 +36,15 @@ static void usage(FILE *out)
 "  --emit=ast               print the parsed program\n"
 "  --emit=typed             print the program with inferred types\n"
 "  --emit=mono              print the monomorphized program\n"
-"  --emit=lcu               FILE.lcu: print the checked λcu program in canonical form\n"
-"  --interp=lcu             FILE.lcu: run the λcu program's CPU function main\n"
-"  --stats                  with --interp=lcu: print kernel launches and SOAC work\n"
+"  --emit=flan              print the flattened program (Flan: λcu with inline SOACs)\n"
+"  --emit=lcu               print the λcu program, one kernel per SOAC (FILE.lcu: the\n"
+"                           checked program in canonical form)\n"
+"  --interp=lcu             run the flattened program on the λcu interpreter (FILE.lcu:\n"
+"                           run its CPU function main)\n"
+"  --form-kernels           FILE.lcu: turn its inline SOACs into kernels (K1, K2, ...)\n"
+"                           before --emit=lcu or --interp=lcu\n"
+"  --stats                  with --interp=lcu: print kernel launches and SOAC work after\n"
+"                           the program's output\n"
 "  -o FILE                  write the output to FILE instead of standard output\n"
 "  --print-length=N         elements of a sequence printed before ',...' (default 100, 0 = all)\n"
 "  --help                   show this help and exit\n"
@@ -55,6 +64,7 @@ static int parse_options(int argc, char **argv, Options *o)
         else if (!strcmp(a, "--interp") || !strcmp(a, "--interp=ast")) o->interp = true;
         else if (!strcmp(a, "--interp=lcu")) o->interp = o->interp_lcu = true;
         else if (!strcmp(a, "--stats")) o->stats = true;
+        else if (!strcmp(a, "--form-kernels")) o->form_kernels = true;
         else if (!strncmp(a, "--interp=", 9)) {
             fprintf(stderr, "nesslc: error: --interp=%s is not supported yet (only --interp=ast and --interp=lcu)\n", a + 9);
             return -1;
@@ -62,9 +72,10 @@ static int parse_options(int argc, char **argv, Options *o)
         else if (!strcmp(a, "--emit=ast")) o->emit = EMIT_AST;
         else if (!strcmp(a, "--emit=typed")) o->emit = EMIT_TYPED;
         else if (!strcmp(a, "--emit=mono")) o->emit = EMIT_MONO;
+        else if (!strcmp(a, "--emit=flan")) o->emit = EMIT_FLAN;
         else if (!strcmp(a, "--emit=lcu")) o->emit = EMIT_LCU;
         else if (!strncmp(a, "--emit=", 7)) {
-            fprintf(stderr, "nesslc: error: unknown --emit kind '%s' (expected ast, typed, mono or lcu)\n", a + 7);
+            fprintf(stderr, "nesslc: error: unknown --emit kind '%s' (expected ast, typed, mono, flan or lcu)\n", a + 7);
             return -1;
         }
         else if (!strncmp(a, "--print-length=", 15)) {
@@ -91,10 +102,111 @@ static int parse_options(int argc, char **argv, Options *o)
     }
     if (!o->input) { fprintf(stderr, "nesslc: error: no input file (try --help)\n"); return -1; }
     if (!o->interp && o->emit == EMIT_NONE) {
-        fprintf(stderr, "nesslc: error: code generation is not supported yet; use --interp or --emit=ast|typed|mono|lcu\n");
+        fprintf(stderr, "nesslc: error: code generation is not supported yet; use --interp or --emit=ast|typed|mono|flan|lcu\n");
         return -1;
     }
     return 0;
+}
+
+/* Type-check a λcu program the compiler built: a failure is a bug of the
+ * phase that built it (the diagnostics are printed, exit status 3). */
+static char *print_to_string(const LcuProgram *p, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    if (!f) ICE("open_memstream failed");
+    lcu_print(f, p);
+    fclose(f);
+    return buf;
+}
+
+/* print -> parse -> print must be the identity on every program the
+ * compiler builds (the text form is an interface for the later phases). */
+static bool round_trips(const LcuProgram *p, const char *what)
+{
+    size_t len1 = 0, len2 = 0;
+    char *t1 = print_to_string(p, &len1);
+    Arena *a = arena_new();
+    Interner *in = interner_new();
+    Diag d;
+    diag_init(&d, stderr);
+    Source src = { "<printed λcu>", t1, len1 };
+    LcuProgram *q = lcu_parse(a, in, &d, &src);
+    bool ok = false;
+    if (q) {
+        char *t2 = print_to_string(q, &len2);
+        ok = len1 == len2 && memcmp(t1, t2, len1) == 0;
+        free(t2);
+    }
+    if (!ok) fprintf(stderr, "nesslc: internal compiler error: the %s program does not round-trip through its text form\n", what);
+    interner_free(in);
+    arena_free(a);
+    free(t1);
+    return ok;
+}
+
+static bool check_built(Arena *a, Interner *in, LcuProgram *p, const char *what)
+{
+    Diag d;
+    diag_init(&d, stderr);
+    if (!lcu_check(a, in, &d, p)) {
+        fprintf(stderr, "nesslc: internal compiler error: the %s program does not type-check\n", what);
+        return false;
+    }
+    return round_trips(p, what);
+}
+
+/* A .lcu file with --form-kernels: parse, check, form kernels, check, then
+ * print (--emit=lcu) or run main (--interp=lcu). */
+static int drive_lcu_formed(const Source *src, FILE *out, Diag *d, const Options *o)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new();
+    int st = 1;
+    LcuProgram *p = lcu_parse(a, in, d, src);
+    if (p && lcu_check(a, in, d, p)) {
+        LcuProgram *k = lcu_form_kernels(a, in, p);
+        if (!check_built(a, in, k, "kernel-formed λcu")) {
+            st = 3;
+        } else if (o->emit == EMIT_LCU) {
+            lcu_print(out, k);
+            st = 0;
+        } else {
+            LcuStats stats = { 0 };
+            fflush(out);
+            st = lcu_interp(k, out, stderr, &stats) ? 0 : 1;
+            if (o->stats) lcu_print_stats(out, &stats);
+        }
+    }
+    interner_free(in);
+    arena_free(a);
+    return st;
+}
+
+/* A NESL program through flattening: --emit=flan, --emit=lcu, --interp=lcu. */
+static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Options *o)
+{
+    FlatProgram *fp = flatten_program(c, m);
+    if (!fp || c->diag->nerrors) return 1;
+    if (o->emit == EMIT_FLAN) {
+        /* Printed before the check, so that a bad Flan program can be seen. */
+        lcu_print(out, fp->flan);
+        fflush(out);
+    }
+    if (!check_built(c->arena, c->names, fp->flan, "flattened (Flan)")) return 3;
+    if (o->emit == EMIT_FLAN) return 0;
+    LcuProgram *k = lcu_form_kernels(c->arena, c->names, fp->flan);
+    if (!check_built(c->arena, c->names, k, "kernel-formed λcu")) return 3;
+    if (o->emit == EMIT_LCU) {
+        lcu_print(out, k);
+        return 0;
+    }
+    InterpOptions io = { out, stderr, o->print_length };
+    LcuStats stats = { 0 };
+    fflush(stderr);
+    int failures = run_flat_program(c, m, fp, k, &io, &stats);
+    if (o->stats) lcu_print_stats(out, &stats);
+    return failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -129,20 +241,17 @@ int main(int argc, char **argv)
         }
         int st = 1;
         if (o.emit == EMIT_NONE || o.emit == EMIT_LCU) {
-            LcuDriveOptions lo = { o.emit == EMIT_LCU, !o.emit, o.stats };
-            st = lcu_drive(&src, out, &diag, lo);
+            if (o.form_kernels) {
+                st = drive_lcu_formed(&src, out, &diag, &o);
+            } else {
+                LcuDriveOptions lo = { o.emit == EMIT_LCU, !o.emit, o.stats };
+                st = lcu_drive(&src, out, &diag, lo);
+            }
         }
         if (diag.suppressed) fprintf(stderr, "nesslc: too many errors (%d), the rest were not shown\n", diag.nerrors);
         if (out != stdout) fclose(out);
         free(text);
         return st;
-    }
-    if (o.emit == EMIT_LCU || o.interp_lcu) {
-        fprintf(stderr, "nesslc: error: %s on a NESL program is not supported yet (flattening to λcu is missing); give a .lcu file\n",
-                o.emit == EMIT_LCU ? "--emit=lcu" : "--interp=lcu");
-        if (out != stdout) fclose(out);
-        free(text);
-        return 1;
     }
     Compilation *c = compilation_new(&diag);
     int status = 1;
@@ -167,6 +276,10 @@ int main(int argc, char **argv)
             print_program(out, &one, true);
         }
         status = 0;
+        goto done;
+    }
+    if (o.emit == EMIT_FLAN || o.emit == EMIT_LCU || o.interp_lcu) {
+        status = drive_nesl_lcu(c, m, out, &o);
         goto done;
     }
     InterpOptions io = { out, stderr, o.print_length };

@@ -27,6 +27,15 @@ typedef struct Binder Binder;
  * number ⊂ ordinal ⊂ any and logical ⊂ any. */
 typedef enum { CLS_ANY, CLS_ORDINAL, CLS_NUMBER, CLS_LOGICAL } TypeClass;
 
+/* What a function identity denotes (TY_FUNID). */
+typedef enum {
+    FID_NONE,       /* a fresh identity no value has (unconstrained) */
+    FID_FUN,        /* FunDecl* */
+    FID_LAMBDA,     /* Expr* of kind EX_LAMBDA */
+    FID_CON,        /* DataDecl*: a datatype constructor */
+    FID_PRIM,       /* const PrimInfo* */
+} FunIdKind;
+
 typedef enum {
     TY_INT, TY_FLOAT, TY_BOOL, TY_CHAR,
     TY_STREAM,      /* opaque I/O stream (NESL.md 6.20) */
@@ -46,6 +55,7 @@ struct Type {
     DataDecl *data;             /* TY_DATA */
     Type **args; int nargs;     /* TY_DATA: one per context entry */
     const void *funid;          /* TY_FUNID: the FunDecl* or lambda Expr* it denotes */
+    FunIdKind funid_kind;       /* TY_FUNID: what funid points to */
     Type *link;                 /* TY_VAR: bound to this type, or NULL */
     int var_id;                 /* TY_VAR: unique id, for printing and generalisation */
     TypeClass cls;              /* TY_VAR: bound */

@@ -361,7 +361,7 @@ Type *check_expr(Checker *ck, Expr *e)
         Type *bt = check_expr(ck, e->a);
         ck->nlocals = mark;
         ptrvec_push(A, &ck->lambdas, e);
-        t = type_fun(A, pt, bt, tc_funid(&ck->tc, e));
+        t = type_fun(A, pt, bt, tc_funid(&ck->tc, FID_LAMBDA, e));
         break;
     }
     case EX_APPLY: t = check_apply(ck, e); break;

@@ -100,7 +100,7 @@ static void default_vars(Checker *ck, Type *t)
     case TY_PAIR: default_vars(ck, t->fst); default_vars(ck, t->snd); return;
     case TY_FUN:
         default_vars(ck, t->arg); default_vars(ck, t->res);
-        if (t->ident && type_prune(t->ident)->kind == TY_VAR) type_prune(t->ident)->link = tc_funid(&ck->tc, t);
+        if (t->ident && type_prune(t->ident)->kind == TY_VAR) type_prune(t->ident)->link = tc_funid(&ck->tc, FID_NONE, t);
         return;
     case TY_DATA: for (int i = 0; i < t->nargs; i++) default_vars(ck, t->args[i]); return;
     }
@@ -148,7 +148,7 @@ static void check_fundef(Checker *ck, TopForm *form)
     if (!f->body) {
         ck->tc.level = 0;
         if (!sigt) sigt = tc_fresh(&ck->tc, CLS_ANY);
-        else unify(&ck->tc, type_prune(sigt)->ident, tc_funid(&ck->tc, f));
+        else unify(&ck->tc, type_prune(sigt)->ident, tc_funid(&ck->tc, FID_FUN, f));
         generalize(&ck->tc, sigt);
         f->type = sigt;
         Entity *en = new_entity(ck, ENT_FUN);
@@ -165,7 +165,7 @@ static void check_fundef(Checker *ck, TopForm *form)
     Type *pt = tc_fresh(&ck->tc, CLS_ANY);
     ck_bind_pattern(ck, f->param, pt, false);
     Type *bt = check_expr(ck, f->body);
-    unify(&ck->tc, ft, type_fun(A, pt, bt, tc_funid(&ck->tc, fwd ? fwd : f)));
+    unify(&ck->tc, ft, type_fun(A, pt, bt, tc_funid(&ck->tc, FID_FUN, fwd ? fwd : f)));
     if (sigt) expect_type(ck, f->span, ft, sigt, "the definition of this function (checked against its signature)");
     if (fwd) expect_type(ck, f->span, ft, instantiate(&ck->tc, fwd->type),
                          "the definition of this function (checked against its forward declaration)");
@@ -219,7 +219,7 @@ static void check_datatype(Checker *ck, TopForm *form)
     self->data = d; self->nargs = d->nctx; self->args = d->params;
     Entity *en = new_entity(ck, ENT_CON);
     en->data = d;
-    en->type = type_fun(A, fields, self, tc_funid(&ck->tc, d));
+    en->type = type_fun(A, fields, self, tc_funid(&ck->tc, FID_CON, d));
     scope_put_value(target_scope(ck), d->name, en);
     scope_put_type(target_scope(ck), d->name, d);
 }
@@ -285,7 +285,7 @@ static bool load_library(Compilation *c)
         ck.tc.level = 1;
         Type *t = convert_texpr(&ck, te, ctx, nctx, false);
         ck.tc.level = 0;
-        if (type_prune(t)->kind == TY_FUN) unify(&ck.tc, type_prune(t)->ident, tc_funid(&ck.tc, &prim_info[i]));
+        if (type_prune(t)->kind == TY_FUN) unify(&ck.tc, type_prune(t)->ident, tc_funid(&ck.tc, FID_PRIM, &prim_info[i]));
         generalize(&ck.tc, t);
         Entity *en = new_entity(&ck, ENT_PRIM);
         en->prim = i; en->type = t;

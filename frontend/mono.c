@@ -94,7 +94,7 @@ static FunDecl *get_instance(Mono *mo, FunDecl *f, Type *t)
     while (f->defined_by) f = f->defined_by;
     if (!f->body) ICE("function '%s' has no body at monomorphization", f->name);
     for (FunDecl *i = f->next_instance; i; i = i->next_instance)
-        if (type_equal_concrete(i->type, t)) return i;
+        if (type_equal_ident(i->type, t)) return i;
     FunDecl *inst = arena_alloc(mo->c->arena, sizeof *inst);
     *inst = *f;
     inst->generic = f;

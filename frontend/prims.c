@@ -25,6 +25,25 @@ static const bool prim_serial[PRIM__COUNT] = {
     [PRIM_SHELL_COMMAND] = true,
 };
 
+static const char *const prim_ids[PRIM__COUNT] = {
+#define PRIM(id, name, arity, sig) [PRIM_##id] = #id,
+#include "prims.def"
+#undef PRIM
+};
+
+const char *prim_id_name(int prim)
+{
+    static char buf[PRIM__COUNT][32];
+    char *b = buf[prim];
+    if (!b[0]) {
+        const char *s = prim_ids[prim];
+        int i = 0;
+        for (; s[i] && i < 31; i++) b[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]);
+        b[i] = 0;
+    }
+    return b;
+}
+
 bool prim_is_serial(int prim)
 {
     return prim >= 0 && prim < PRIM__COUNT && prim_serial[prim];

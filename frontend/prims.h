@@ -33,4 +33,7 @@ const char *op_function_name(Op op);
  * NESL.md 3.9 item 6 forbids them inside apply-to-each. */
 bool prim_is_serial(int prim);
 
+/* The primitive's identifier in prims.def in lower case ("string", "pad"). */
+const char *prim_id_name(int prim);
+
 #endif

@@ -11,10 +11,11 @@ Type *tc_fresh(TypeCtx *tc, TypeClass cls)
     return t;
 }
 
-Type *tc_funid(TypeCtx *tc, const void *id)
+Type *tc_funid(TypeCtx *tc, FunIdKind k, const void *id)
 {
     Type *t = type_new(tc->c->arena, TY_FUNID);
     t->funid = id;
+    t->funid_kind = k;
     return t;
 }
 
@@ -203,6 +204,33 @@ bool type_has_vars(Type *t)
     case TY_DATA:
         for (int i = 0; i < t->nargs; i++) if (type_has_vars(t->args[i])) return true;
         return false;
+    }
+    return false;
+}
+
+/* Like type_equal_concrete, but function types must also have the same
+ * identity: instances are specialised per function argument (the flattener
+ * calls function-typed parameters statically). */
+bool type_equal_ident(Type *a, Type *b)
+{
+    a = type_prune(a); b = type_prune(b);
+    if (a == b) return true;
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case TY_VAR: return false;
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: return true;
+    case TY_FUNID:
+        return a->funid == b->funid || (a->funid_kind == FID_NONE && b->funid_kind == FID_NONE);
+    case TY_SEQ: return type_equal_ident(a->elem, b->elem);
+    case TY_PAIR: return type_equal_ident(a->fst, b->fst) && type_equal_ident(a->snd, b->snd);
+    case TY_FUN:
+        if (!type_equal_ident(a->arg, b->arg) || !type_equal_ident(a->res, b->res)) return false;
+        if (!a->ident || !b->ident) return a->ident == b->ident;
+        return type_equal_ident(a->ident, b->ident);
+    case TY_DATA:
+        if (a->data != b->data) return false;
+        for (int i = 0; i < a->nargs; i++) if (!type_equal_ident(a->args[i], b->args[i])) return false;
+        return true;
     }
     return false;
 }

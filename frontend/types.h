@@ -14,7 +14,7 @@ typedef struct TypeCtx {
 } TypeCtx;
 
 Type *tc_fresh(TypeCtx *tc, TypeClass cls);
-Type *tc_funid(TypeCtx *tc, const void *id);
+Type *tc_funid(TypeCtx *tc, FunIdKind k, const void *id);
 
 /* Why a unification failed, for the error message. */
 typedef enum { UNIFY_OK, UNIFY_MISMATCH, UNIFY_OCCURS, UNIFY_CLASS, UNIFY_FUNID } UnifyResult;
@@ -25,6 +25,7 @@ Type *instantiate(TypeCtx *tc, Type *t);        /* fresh copies of generic varia
 bool type_in_class(Type *t, TypeClass cls);     /* for a non-variable t */
 const char *class_name(TypeClass cls);
 bool type_has_vars(Type *t);
-bool type_equal_concrete(Type *a, Type *b);     /* structural, ignoring function identities */
+bool type_equal_concrete(Type *a, Type *b);
+bool type_equal_ident(Type *a, Type *b);        /* also function identities */     /* structural, ignoring function identities */
 
 #endif

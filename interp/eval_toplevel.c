@@ -4,11 +4,15 @@
  *
  * The loop runs on a thread with a 1 GiB stack so that deep (but legal)
  * recursion of the tree-walking evaluator cannot overflow the C stack;
- * runaway recursion is caught by the depth and stack limits (eval.h). */
+ * runaway recursion is caught by the depth and stack limits (eval.h).
+ *
+ * interp_program_with (toplevel.h) runs the same loop with another
+ * evaluator of the forms' expressions (the λcu runner, run_flat.c). */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include "eval.h"
+#include "toplevel.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -113,14 +117,20 @@ static bool printable(Value v, int print_length)
 
 /* ------------------------------------------------------------------ forms */
 
+/* How the value of a form is computed: the AST evaluator, or eval_form. */
+typedef struct Evaluator {
+    FormEvaluator eval_form;    /* NULL: eval_expr */
+    void *ctx;
+} Evaluator;
+
 /* Evaluate a binding or expression form and print `name = value : type`. */
-static void run_value_form(Interp *I, TopForm *form, const char *name_if_expr)
+static void run_value_form(Interp *I, TopForm *form, const char *name_if_expr, const Evaluator *ev)
 {
     int n = form->nslots > 0 ? form->nslots : 1;
     Value slots[n];
     memset(slots, 0, sizeof slots);
     Frame fr = { slots, form->nslots };
-    Value v = eval_expr(I, form->expr, &fr);
+    Value v = ev->eval_form ? ev->eval_form(I, form, ev->ctx) : eval_expr(I, form->expr, &fr);
     if (!form->quiet && !printable(v, I->print_length))
         rt_error(I, form->expr->span, "Cannot print an infinite or NaN float value.");
     /* Globals outlive this form's heap. */
@@ -141,7 +151,7 @@ static void run_value_form(Interp *I, TopForm *form, const char *name_if_expr)
     }
 }
 
-static void run_form_body(Interp *I, TopForm *form)
+static void run_form_body(Interp *I, TopForm *form, const Evaluator *ev)
 {
     switch (form->kind) {
     case TOP_FUN: {
@@ -165,17 +175,17 @@ static void run_form_body(Interp *I, TopForm *form)
         return;
     }
     case TOP_BIND:
-        run_value_form(I, form, NULL);
+        run_value_form(I, form, NULL, ev);
         return;
     case TOP_EXPR:
-        run_value_form(I, form, "it");
+        run_value_form(I, form, "it", ev);
         return;
     }
     ICE("bad top-level form kind %d", (int)form->kind);
 }
 
 /* Run one form under an error handler; false if it failed at run time. */
-static bool run_form(Interp *I, TopForm *form)
+static bool run_form(Interp *I, TopForm *form, const Evaluator *ev)
 {
     RtErrorCtx ctx;
     bool ok;
@@ -187,7 +197,7 @@ static bool run_form(Interp *I, TopForm *form)
     ctx.active = true;
     I->errctx = &ctx;
     if (setjmp(ctx.jb) == 0) {
-        run_form_body(I, form);
+        run_form_body(I, form, ev);
         ok = true;
     } else {
         ok = false;
@@ -206,6 +216,7 @@ typedef struct Job {
     const struct MonoProgram *mono;
     const InterpOptions *opt;
     size_t stack_budget;        /* bytes of C stack the evaluator may use */
+    Evaluator ev;
     int failures;
 } Job;
 
@@ -230,7 +241,7 @@ static void run_program(Job *job)
         TopForm *form = mono->prog.forms[k];
         if (form->failed)
             continue;
-        if (!run_form(&I, form))
+        if (!run_form(&I, form, &job->ev))
             job->failures++;
     }
     free(I.globals);
@@ -244,9 +255,10 @@ static void *program_thread(void *arg)
     return NULL;
 }
 
-int interp_program(const struct MonoProgram *mono, const InterpOptions *opt)
+int interp_program_with(const struct MonoProgram *mono, const InterpOptions *opt,
+                        FormEvaluator eval_form, void *ctx)
 {
-    Job job = { mono, opt, EVAL_STACK_BUDGET, 0 };
+    Job job = { mono, opt, EVAL_STACK_BUDGET, { eval_form, ctx }, 0 };
     pthread_attr_t attr;
     pthread_t th;
     bool threaded = false;
@@ -263,4 +275,9 @@ int interp_program(const struct MonoProgram *mono, const InterpOptions *opt)
         run_program(&job);
     }
     return job.failures;
+}
+
+int interp_program(const struct MonoProgram *mono, const InterpOptions *opt)
+{
+    return interp_program_with(mono, opt, NULL, NULL);
 }

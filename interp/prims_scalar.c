@@ -3,6 +3,7 @@
  * Polymorphic primitives dispatch on the value's tag (NESL.md 4.4). */
 #include <math.h>
 #include "prims_common.h"
+#include "rt/nesl_scalar.h"   /* the scalar semantics, shared with λcu and generated code */
 
 /* ------------------------------------------------------------------ logic */
 
@@ -20,13 +21,13 @@ static Value logic(LogicOp op, Value a, Value b)
         case LG_NAND: return v_bool(!(x && y));
         }
     }
-    uint32_t x = (uint32_t)a.i, y = (uint32_t)b.i;
+    int32_t x = a.i, y = b.i;
     switch (op) {
-    case LG_OR: return v_int(wrap32(x | y));
-    case LG_AND: return v_int(wrap32(x & y));
-    case LG_XOR: return v_int(wrap32(x ^ y));
-    case LG_NOR: return v_int(wrap32(~(x | y)));
-    case LG_NAND: return v_int(wrap32(~(x & y)));
+    case LG_OR: return v_int(nesl_bor(x, y));
+    case LG_AND: return v_int(nesl_band(x, y));
+    case LG_XOR: return v_int(nesl_bxor(x, y));
+    case LG_NOR: return v_int(nesl_bnot(nesl_bor(x, y)));
+    case LG_NAND: return v_int(nesl_bnot(nesl_band(x, y)));
     }
     ICE("bad logic op");
 }
@@ -36,7 +37,7 @@ Value p_NOT(Interp *I, Value *args, Type *ty, Span where)
     (void)I; (void)ty; (void)where;
     if (args[0].kind == V_BOOL)
         return v_bool(!args[0].b);
-    return v_int(wrap32(~(uint32_t)args[0].i));
+    return v_int(nesl_bnot(args[0].i));
 }
 
 #define LOGIC_PRIM(ID, OP) \
@@ -80,13 +81,19 @@ CMP_PRIM(GE, c == 1 || c == 0)
 Value p_MAX(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)I; (void)ty; (void)where;
-    return compare(args[0], args[1]) == -1 ? args[1] : args[0];
+    if (args[0].kind == V_INT) return v_int(nesl_imax(args[0].i, args[1].i));
+    if (args[0].kind == V_FLOAT) return v_float(nesl_fmax(args[0].f, args[1].f));
+    if (args[0].kind == V_CHAR) return v_char((uint8_t)nesl_imax(args[0].c, args[1].c));
+    return compare(args[0], args[1]) == -1 ? args[1] : args[0];   /* bool */
 }
 
 Value p_MIN(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)I; (void)ty; (void)where;
-    return compare(args[0], args[1]) == 1 ? args[1] : args[0];
+    if (args[0].kind == V_INT) return v_int(nesl_imin(args[0].i, args[1].i));
+    if (args[0].kind == V_FLOAT) return v_float(nesl_fmin(args[0].f, args[1].f));
+    if (args[0].kind == V_CHAR) return v_char((uint8_t)nesl_imin(args[0].c, args[1].c));
+    return compare(args[0], args[1]) == 1 ? args[1] : args[0];   /* bool */
 }
 
 /* ------------------------------------------------------------------ arithmetic */
@@ -96,7 +103,7 @@ Value p_ADD(Interp *I, Value *args, Type *ty, Span where)
     (void)I; (void)ty; (void)where;
     if (args[0].kind == V_FLOAT)
         return v_float(args[0].f + args[1].f);
-    return v_int(iadd(args[0].i, args[1].i));
+    return v_int(nesl_iadd(args[0].i, args[1].i));
 }
 
 Value p_SUB(Interp *I, Value *args, Type *ty, Span where)
@@ -104,7 +111,7 @@ Value p_SUB(Interp *I, Value *args, Type *ty, Span where)
     (void)I; (void)ty; (void)where;
     if (args[0].kind == V_FLOAT)
         return v_float(args[0].f - args[1].f);
-    return v_int(isub(args[0].i, args[1].i));
+    return v_int(nesl_isub(args[0].i, args[1].i));
 }
 
 Value p_MUL(Interp *I, Value *args, Type *ty, Span where)
@@ -112,7 +119,7 @@ Value p_MUL(Interp *I, Value *args, Type *ty, Span where)
     (void)I; (void)ty; (void)where;
     if (args[0].kind == V_FLOAT)
         return v_float(args[0].f * args[1].f);
-    return v_int(imul(args[0].i, args[1].i));
+    return v_int(nesl_imul(args[0].i, args[1].i));
 }
 
 Value p_DIV(Interp *I, Value *args, Type *ty, Span where)
@@ -125,8 +132,7 @@ Value p_DIV(Interp *I, Value *args, Type *ty, Span where)
     }
     if (args[1].i == 0)
         rt_error(I, where, "Divide by zero.");
-    /* In 64 bits INT_MIN / -1 does not overflow; it wraps back to INT_MIN. */
-    return v_int(wrap32((uint32_t)((int64_t)args[0].i / args[1].i)));
+    return v_int(nesl_idiv(args[0].i, args[1].i));
 }
 
 Value p_NEG(Interp *I, Value *args, Type *ty, Span where)
@@ -134,7 +140,7 @@ Value p_NEG(Interp *I, Value *args, Type *ty, Span where)
     (void)I; (void)ty; (void)where;
     if (args[0].kind == V_FLOAT)
         return v_float(-args[0].f);
-    return v_int(isub(0, args[0].i));
+    return v_int(nesl_ineg(args[0].i));
 }
 
 Value p_ABS(Interp *I, Value *args, Type *ty, Span where)
@@ -142,7 +148,7 @@ Value p_ABS(Interp *I, Value *args, Type *ty, Span where)
     (void)I; (void)ty; (void)where;
     if (args[0].kind == V_FLOAT)
         return v_float(fabs(args[0].f));
-    return v_int(args[0].i < 0 ? isub(0, args[0].i) : args[0].i);
+    return v_int(nesl_iabs(args[0].i));
 }
 
 Value p_REM(Interp *I, Value *args, Type *ty, Span where)
@@ -150,40 +156,29 @@ Value p_REM(Interp *I, Value *args, Type *ty, Span where)
     (void)ty;
     if (args[1].i == 0)
         rt_error(I, where, "Divide by zero.");
-    return v_int((int32_t)((int64_t)args[0].i % args[1].i));   /* sign of x */
+    return v_int(nesl_rem(args[0].i, args[1].i));   /* sign of x */
 }
 
 Value p_MOD(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)ty;
-    int64_t y = args[1].i;
-    if (y == 0)
+    if (args[1].i == 0)
         rt_error(I, where, "Divide by zero.");
-    int64_t r = (int64_t)args[0].i % y;
-    if (r != 0 && ((r < 0) != (y < 0)))
-        r += y;                                                 /* sign of y */
-    return v_int((int32_t)r);
+    return v_int(nesl_mod(args[0].i, args[1].i));   /* sign of y */
 }
 
-/* Shifts by a negative amount or by 32 or more are implementation-defined
- * (NESL.md 5.2); they give 0 (lshift) or the sign fill (rshift). */
+/* Shifts by a negative amount or by 32 or more: 0 (lshift) or the sign fill
+ * (rshift); see nesl_scalar.h. */
 Value p_LSHIFT(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)I; (void)ty; (void)where;
-    int32_t k = args[1].i;
-    if (k < 0 || k >= 32)
-        return v_int(0);
-    return v_int(wrap32((uint32_t)args[0].i << k));
+    return v_int(nesl_lshift(args[0].i, args[1].i));
 }
 
 Value p_RSHIFT(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)I; (void)ty; (void)where;
-    int32_t x = args[0].i, k = args[1].i;
-    if (k < 0 || k >= 32)
-        return v_int(x < 0 ? -1 : 0);
-    /* Arithmetic shift written without right-shifting a negative number. */
-    return v_int(x >= 0 ? x >> k : ~((~x) >> k));
+    return v_int(nesl_rshift(args[0].i, args[1].i));
 }
 
 Value p_POW(Interp *I, Value *args, Type *ty, Span where)
@@ -192,18 +187,9 @@ Value p_POW(Interp *I, Value *args, Type *ty, Span where)
     int32_t k = args[1].i;
     if (k < 0)
         rt_error(I, where, "Negative exponent for ^.");
-    if (args[0].kind == V_FLOAT) {
-        double r = 1.0, x = args[0].f;
-        for (; k > 0; k >>= 1, x *= x)
-            if (k & 1)
-                r *= x;
-        return v_float(r);
-    }
-    uint32_t r = 1, x = (uint32_t)args[0].i;
-    for (; k > 0; k >>= 1, x *= x)
-        if (k & 1)
-            r *= x;
-    return v_int(wrap32(r));
+    if (args[0].kind == V_FLOAT)
+        return v_float(nesl_fpow(args[0].f, k));
+    return v_int(nesl_ipow(args[0].i, k));
 }
 
 /* ------------------------------------------------------------------ float functions */
@@ -219,13 +205,9 @@ Value p_SQRT(Interp *I, Value *args, Type *ty, Span where)
 Value p_ISQRT(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)ty;
-    int64_t n = args[0].i;
-    if (n < 0)
+    if (args[0].i < 0)
         rt_error(I, where, "Sqrt of negative number.");
-    int64_t r = (int64_t)sqrt((double)n);
-    while (r * r > n) r--;                  /* exact floor despite rounding */
-    while ((r + 1) * (r + 1) <= n) r++;
-    return v_int((int32_t)r);
+    return v_int(nesl_isqrt(args[0].i));
 }
 
 Value p_LN(Interp *I, Value *args, Type *ty, Span where)
@@ -239,10 +221,9 @@ Value p_LN(Interp *I, Value *args, Type *ty, Span where)
 Value p_EXPT(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)ty;
-    double x = args[0].f, p = args[1].f;
-    if (x < 0.0)
+    if (args[0].f < 0.0)
         rt_error(I, where, "Ln of negative number.");
-    return v_float(x == 0.0 ? (p > 0.0 ? 0.0 : exp(p * log(x))) : pow(x, p));
+    return v_float(nesl_expt(args[0].f, args[1].f));
 }
 
 #define MATH_PRIM(ID, FN) \
@@ -261,28 +242,15 @@ MATH_PRIM(TANH, tanh)
 
 /* ------------------------------------------------------------------ conversions */
 
-/* Out-of-range float to int is undefined in NESL; here it wraps modulo 2^32
- * (or gives 0 for NaN and huge values) instead of being C undefined behaviour. */
-static int32_t f2i(double x)
-{
-    if (!(x > -9.2e18 && x < 9.2e18))
-        return 0;
-    return wrap32((uint32_t)(uint64_t)(int64_t)x);
-}
-
+/* Out-of-range float to int wraps modulo 2^32 or gives 0 (nesl_f2i);
+ * round: nearest, halves up (matches the reference for x >= -0.5). */
 #define CONV_PRIM(ID, FN) \
     Value p_##ID(Interp *I, Value *args, Type *ty, Span where) \
-    { (void)I; (void)ty; (void)where; return v_int(f2i(FN(args[0].f))); }
-CONV_PRIM(TRUNC, trunc)
-CONV_PRIM(FLOOR, floor)
-CONV_PRIM(CEIL, ceil)
-
-/* NESL.md 5.3: nearest, halves up (matches the reference for x >= -0.5). */
-Value p_ROUND(Interp *I, Value *args, Type *ty, Span where)
-{
-    (void)I; (void)ty; (void)where;
-    return v_int(f2i(floor(args[0].f + 0.5)));
-}
+    { (void)I; (void)ty; (void)where; return v_int(FN(args[0].f)); }
+CONV_PRIM(TRUNC, nesl_trunc)
+CONV_PRIM(FLOOR, nesl_floor)
+CONV_PRIM(CEIL, nesl_ceil)
+CONV_PRIM(ROUND, nesl_round)
 
 Value p_FLOAT(Interp *I, Value *args, Type *ty, Span where)
 {
@@ -293,13 +261,13 @@ Value p_FLOAT(Interp *I, Value *args, Type *ty, Span where)
 Value p_BTOI(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)I; (void)ty; (void)where;
-    return v_int(args[0].b ? 1 : 0);
+    return v_int(nesl_btoi(args[0].b));
 }
 
 Value p_CODE_CHAR(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)I; (void)ty; (void)where;
-    return v_char((uint8_t)((uint32_t)args[0].i & 255u));
+    return v_char((uint8_t)nesl_code_char(args[0].i));
 }
 
 Value p_CHAR_CODE(Interp *I, Value *args, Type *ty, Span where)
@@ -323,7 +291,7 @@ Value p_INT_TO_ANY(Interp *I, Value *args, Type *ty, Span where)
 Value p_FLOAT_TO_ANY(Interp *I, Value *args, Type *ty, Span where)
 {
     (void)I; (void)ty; (void)where;
-    return args[1].kind == V_FLOAT ? args[0] : v_int(f2i(floor(args[0].f + 0.5)));
+    return args[1].kind == V_FLOAT ? args[0] : v_int(nesl_round(args[0].f));
 }
 
 /* ------------------------------------------------------------------ random numbers */

@@ -62,8 +62,15 @@ typedef enum {
     LE_LEN,      /* #x */
     LE_VECLIT,   /* CPU only: [e1, ..., en], n >= 1 */
     LE_RUN,      /* CPU only: run K (args) */
-    LE_CALL,     /* CPU only: f (args); f a function or a builtin (make_sd, lengths) */
+    LE_CALL,     /* f (args): a function (CPU only) or a builtin (see "builtins";
+                    the scalar ones also in GPU code) */
     LE_BLOCK,    /* CPU only: { let ... return e } */
+    LE_STRING,   /* CPU only: "text" : [char] (may be empty) */
+    LE_SOAC,     /* CPU only, Flan form only: an inline SOAC whose thunks read
+                    CPU variables directly; kernel formation (lcu_form_kernels)
+                    turns each into a one-SOAC kernel and a `run` */
+    LE_LIB,      /* CPU only: lib NAME "TAG" (args) -> TYPE, a library kernel
+                    (rank, ...) or a host-bridge call (see LcuLibHook) */
 } LcuExprKind;
 
 typedef struct LcuExpr LcuExpr;
@@ -95,6 +102,10 @@ struct LcuExpr {
         struct { Sym vec; bool paren; } len;               /* LE_LEN; paren: written #(x) */
         struct { Sym name; int nargs; LcuExpr **args; } call;    /* LE_RUN, LE_CALL */
         struct { int nbinds; LcuBind **binds; LcuExpr *result; } block;  /* LE_BLOCK */
+        struct { const char *s; int len; } str;            /* LE_STRING */
+        struct LcuSoac *soac;                              /* LE_SOAC */
+        struct { Sym name; const char *tag; int nargs; LcuExpr **args;
+                 const LcuType *result; } lib;             /* LE_LIB */
     } u;
 };
 
@@ -115,6 +126,9 @@ LcuExpr *lcu_e_len(Arena *a, Span sp, Sym vec, bool paren);
 LcuExpr *lcu_e_run(Arena *a, Span sp, Sym kernel, int nargs, LcuExpr **args);
 LcuExpr *lcu_e_call(Arena *a, Span sp, Sym fn, int nargs, LcuExpr **args);
 LcuExpr *lcu_e_block(Arena *a, Span sp, int nbinds, LcuBind **binds, LcuExpr *result);
+LcuExpr *lcu_e_string(Arena *a, Span sp, const char *s, int len);
+LcuExpr *lcu_e_soac(Arena *a, Span sp, struct LcuSoac *s);
+LcuExpr *lcu_e_lib(Arena *a, Span sp, Sym name, const char *tag, int nargs, LcuExpr **args, const LcuType *result);
 LcuBind *lcu_bind(Arena *a, Span sp, int nvars, Sym *vars, const LcuType **types, LcuExpr *rhs);
 
 /* ---- kernel level ---- */
@@ -187,6 +201,8 @@ typedef struct LcuFun {
 } LcuFun;
 
 typedef struct LcuProgram {
+    int nsites;               /* source positions for check(): `site N "file:line:col"` */
+    const char **sites;
     int nkernels;
     LcuKernel **kernels;
     int nfuns;
@@ -210,13 +226,80 @@ typedef struct LcuStats {
     long kernel_launches;
     long soac_launches[LCU_NSOAC_KINDS];
     long soac_elements[LCU_NSOAC_KINDS];   /* size of the index space processed */
+    long lib_calls;                        /* LE_LIB calls */
+    long lib_elements;                     /* elements of their vector arguments */
 } LcuStats;
+
+/* ---- builtins ----
+ * Scalar builtins, callable as f(args) at the GPU and the CPU level; int is
+ * 32-bit two's complement and every function has NESL 3.1's semantics
+ * (rt/nesl_scalar.h holds the one C definition shared by both interpreters
+ * and the generated code).  The flattener guards the partial ones (division
+ * by zero, sqrt/ln of negatives, negative exponents), so none fails here.
+ *   rem mod (int,int)->int        lshift rshift (int,int)->int
+ *   band bor bxor (int,int)->int  bnot int->int
+ *   ipow (int,int)->int  fpow (float,int)->float   isqrt int->int
+ *   sqrt ln exp sin cos tan asin acos atan sinh cosh tanh fabs float->float
+ *   expt (float,float)->float
+ *   trunc floor ceil round float->int   code_char int->char  char_code char->int
+ *   btoi bool->int   min max (b,b)->b for b in int, float, char
+ *   iabs int->int
+ * CPU-only builtins:
+ *   make_sd([int]) -> sd      lengths(sd) -> [int]     offsets(sd) -> [int] (exclusive scan)
+ *   segids(sd) -> [int] (segment of each element)      total(sd) -> int
+ *   check(bool, int site, [char] msg) -> unit: when the bool is true, a runtime
+ *     error "FILE:LINE:COL: RUNTIME ERROR: msg" with the position of `site`
+ *     (no position when site < 0 or has none)
+ * #s on an sd is its segment count.
+ * Library kernels (LE_LIB with an empty tag), stable:
+ *   rank_up([b]) -> [int], rank_down([b]) -> [int]           b in int, float
+ *   seg_rank_up(sd, [b]) -> [int], seg_rank_down(sd, [b]) -> [int] (ranks within segments)
+ */
+
+/* ---- values (the interpreter's, public for drivers and library hooks) ---- */
+typedef union LcuScalar { int64_t i; double f; } LcuScalar;  /* bool, char, unit in i */
+typedef enum { LV_SCALAR, LV_TUPLE, LV_VEC, LV_SD } LcuValKind;
+typedef struct LcuVal LcuVal;
+struct LcuVal {
+    LcuValKind kind;
+    LcuBase base;         /* LV_SCALAR, LV_VEC */
+    LcuScalar s;          /* LV_SCALAR */
+    int n;                /* LV_TUPLE: flat components */
+    LcuVal **elems;
+    int64_t len;          /* LV_VEC: elements; LV_SD: segments */
+    LcuScalar *data;      /* LV_VEC: elements; LV_SD: segment lengths (.i) */
+};
+
+/* A library call the interpreter does not implement itself is passed to the
+ * hook with its name, tag and flat arguments.  The hook returns the flat
+ * result (a tuple when the declared type is one) allocated with
+ * lcu_val_*, or NULL after printing a runtime error itself. */
+typedef struct LcuInterp LcuInterp;
+typedef LcuVal *(*LcuLibHook)(void *ctx, LcuInterp *I, const char *name, const char *tag,
+                              int nargs, LcuVal **args, const LcuType *result);
+
+LcuInterp *lcu_interp_new(const LcuProgram *p, FILE *out, FILE *err, LcuStats *stats);
+void lcu_interp_set_hook(LcuInterp *I, LcuLibHook hook, void *ctx);
+/* Call CPU function `fname`; *result gets its (flat) result.  Values passed
+ * in and returned stay valid until lcu_interp_free.  False on a runtime error
+ * (already reported on err); the interpreter stays usable for later calls. */
+bool lcu_interp_call(LcuInterp *I, const char *fname, int nargs, LcuVal **args, LcuVal **result);
+void lcu_interp_free(LcuInterp *I);
+LcuVal *lcu_val_scalar(LcuInterp *I, LcuBase b, LcuScalar s);
+LcuVal *lcu_val_vec(LcuInterp *I, LcuBase b, int64_t len);      /* zeroed data */
+LcuVal *lcu_val_sd(LcuInterp *I, int64_t nsegs);                 /* zeroed lengths */
+LcuVal *lcu_val_tuple(LcuInterp *I, int n, LcuVal **elems);      /* flattens; n == 1 gives elems[0] */
 
 /* Run the CPU function `main` (no parameters) of a checked program and print
  * each component of its result on its own line; false on a runtime error
  * (reported on err as "RUNTIME ERROR: ..."). */
 bool lcu_interp(const LcuProgram *p, FILE *out, FILE *err, LcuStats *stats);
 void lcu_print_stats(FILE *out, const LcuStats *s);
+
+/* Kernel formation: the unfused λcu of a Flan-form program, one kernel per
+ * inline SOAC (named K1, K2, ... in order of appearance), its parameters the
+ * CPU variables the SOAC reads, each `using` list exact. */
+LcuProgram *lcu_form_kernels(Arena *a, Interner *in, const LcuProgram *flan);
 
 /* Driver entry for a .lcu file: parse, check, then print (emit) or run. */
 typedef struct LcuDriveOptions { bool emit; bool interp; bool stats; } LcuDriveOptions;

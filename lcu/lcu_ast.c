@@ -193,6 +193,32 @@ LcuExpr *lcu_e_block(Arena *a, Span sp, int nbinds, LcuBind **binds, LcuExpr *re
     return e;
 }
 
+LcuExpr *lcu_e_string(Arena *a, Span sp, const char *str, int len)
+{
+    LcuExpr *e = e_new(a, LE_STRING, sp);
+    e->u.str.s = str;
+    e->u.str.len = len;
+    return e;
+}
+
+LcuExpr *lcu_e_soac(Arena *a, Span sp, struct LcuSoac *s)
+{
+    LcuExpr *e = e_new(a, LE_SOAC, sp);
+    e->u.soac = s;
+    return e;
+}
+
+LcuExpr *lcu_e_lib(Arena *a, Span sp, Sym name, const char *tag, int nargs, LcuExpr **args, const LcuType *result)
+{
+    LcuExpr *e = e_new(a, LE_LIB, sp);
+    e->u.lib.name = name;
+    e->u.lib.tag = tag;
+    e->u.lib.nargs = nargs;
+    e->u.lib.args = args;
+    e->u.lib.result = result;
+    return e;
+}
+
 LcuBind *lcu_bind(Arena *a, Span sp, int nvars, Sym *vars, const LcuType **types, LcuExpr *rhs)
 {
     LcuBind *b = arena_alloc(a, sizeof *b);

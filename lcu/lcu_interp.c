@@ -1,18 +1,21 @@
-/* lcu_interp.c — reference interpreter for checked λcu programs.
+/* lcu_interp.c — reference interpreter for checked λcu programs: the GPU
+ * level (scalar operators and builtins, thunks).
  *
- * CPU values are Val trees in an arena.  Inside a kernel, every variable is a
- * slot on one stack: scalars live on a Scalar stack, vectors are referenced;
- * GPU expressions write their (flat) result into caller-provided Scalars, so
- * evaluating a thunk per element allocates nothing.  Runtime errors unwind
- * with longjmp to lcu_interp (all memory is in the arena or the stacks). */
+ * CPU values are LcuVal trees in arenas (lcu_mem.c).  Inside a kernel, every
+ * variable is a slot on one stack: scalars live on a scalar stack, vectors
+ * are referenced; GPU expressions write their (flat) result into
+ * caller-provided LcuScalars, so evaluating a thunk per element allocates
+ * nothing.  Runtime errors unwind with longjmp to lcu_interp_call, which
+ * frees the arenas of the calls in progress. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lcu_interp.h"
+#include "rt/nesl_scalar.h"
 
-_Noreturn void li_fail(LI *I, const char *fmt, ...)
+_Noreturn void li_fail(LcuInterp *I, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -23,8 +26,13 @@ _Noreturn void li_fail(LI *I, const char *fmt, ...)
     longjmp(I->jb, 1);
 }
 
+_Noreturn void li_abort(LcuInterp *I)
+{
+    longjmp(I->jb, 1);
+}
+
 /* ---- slot stack ---- */
-void li_push(LI *I, Sym name, int n, const Scalar *s, const Val *ref)
+void li_push(LcuInterp *I, Sym name, int n, const LcuScalar *s, const LcuVal *ref)
 {
     if (I->nslots == I->cslots) {
         I->cslots = I->cslots ? 2 * I->cslots : 64;
@@ -45,13 +53,13 @@ void li_push(LI *I, Sym name, int n, const Scalar *s, const Val *ref)
     I->nsc += n;
 }
 
-static void pop_to(LI *I, int nslots)
+void li_pop_to(LcuInterp *I, int nslots)
 {
     I->nslots = nslots;
     I->nsc = nslots ? I->slots[nslots - 1].off + I->slots[nslots - 1].n : 0;
 }
 
-const Slot *li_find(LI *I, Sym x)
+const Slot *li_find(LcuInterp *I, Sym x)
 {
     for (int i = I->nslots - 1; i >= I->base; i--)
         if (I->slots[i].name == x) return &I->slots[i];
@@ -59,23 +67,23 @@ const Slot *li_find(LI *I, Sym x)
 }
 
 /* ---- scalar operators (shared by the CPU and GPU levels) ---- */
-Scalar li_binop(LI *I, LcuBinop op, LcuBase b, Scalar x, Scalar y)
+LcuScalar li_binop(LcuInterp *I, LcuBinop op, LcuBase b, LcuScalar x, LcuScalar y)
 {
-    Scalar r = { 0 };
+    LcuScalar r = { 0 };
     bool fl = b == LB_FLOAT;
+    int32_t xi = (int32_t)x.i, yi = (int32_t)y.i;   /* ints hold sign-extended int32s */
     switch (op) {
-    case LOP_ADD: if (fl) r.f = x.f + y.f; else r.i = (int64_t)((uint64_t)x.i + (uint64_t)y.i); return r;
-    case LOP_SUB: if (fl) r.f = x.f - y.f; else r.i = (int64_t)((uint64_t)x.i - (uint64_t)y.i); return r;
-    case LOP_MUL: if (fl) r.f = x.f * y.f; else r.i = (int64_t)((uint64_t)x.i * (uint64_t)y.i); return r;
+    case LOP_ADD: if (fl) r.f = x.f + y.f; else r.i = nesl_iadd(xi, yi); return r;
+    case LOP_SUB: if (fl) r.f = x.f - y.f; else r.i = nesl_isub(xi, yi); return r;
+    case LOP_MUL: if (fl) r.f = x.f * y.f; else r.i = nesl_imul(xi, yi); return r;
     case LOP_DIV:
         if (fl) { r.f = x.f / y.f; return r; }
-        if (y.i == 0) li_fail(I, "integer division by zero");
-        if (y.i == -1) { r.i = (int64_t)(0 - (uint64_t)x.i); return r; }
-        r.i = x.i / y.i;
+        if (yi == 0) li_fail(I, "integer division by zero");
+        r.i = nesl_idiv(xi, yi);
         return r;
     case LOP_MOD:
-        if (y.i == 0) li_fail(I, "integer division by zero");
-        r.i = y.i == -1 ? 0 : x.i % y.i;
+        if (yi == 0) li_fail(I, "integer division by zero");
+        r.i = nesl_rem(xi, yi);
         return r;
     case LOP_EQ: r.i = fl ? x.f == y.f : x.i == y.i; return r;
     case LOP_NE: r.i = fl ? x.f != y.f : x.i != y.i; return r;
@@ -89,30 +97,78 @@ Scalar li_binop(LI *I, LcuBinop op, LcuBase b, Scalar x, Scalar y)
     return r;
 }
 
-Scalar li_unop(LI *I, LcuUnop op, LcuBase from, Scalar x)
+/* int(x) of a float truncates like NESL's trunc (nesl_f2i: out-of-range
+ * values wrap modulo 2^32, NaN and huge values give 0). */
+LcuScalar li_unop(LcuInterp *I, LcuUnop op, LcuBase from, LcuScalar x)
 {
-    Scalar r = { 0 };
+    (void)I;
+    LcuScalar r = { 0 };
     switch (op) {
-    case LUOP_NEG: if (from == LB_FLOAT) r.f = -x.f; else r.i = (int64_t)(0 - (uint64_t)x.i); return r;
+    case LUOP_NEG: if (from == LB_FLOAT) r.f = -x.f; else r.i = nesl_ineg((int32_t)x.i); return r;
     case LUOP_NOT: r.i = !x.i; return r;
     case LUOP_TO_FLOAT: r.f = from == LB_FLOAT ? x.f : (double)x.i; return r;
     case LUOP_TO_INT:
         if (from != LB_FLOAT) return x;
-        if (!(x.f > -9.2e18 && x.f < 9.2e18)) li_fail(I, "int(%g) is out of range", x.f);
-        r.i = (int64_t)x.f;
+        r.i = nesl_trunc(x.f);
         return r;
     }
     return r;
 }
 
-Scalar li_index(LI *I, const Val *v, Sym name, int64_t i)
+/* ---- scalar builtins: resolved once per call expression ---- */
+static size_t bc_hash(const LcuExpr *e, int cap)
+{
+    return (size_t)(((uintptr_t)e >> 4) * 0x9E3779B97F4A7C15ull % (uint64_t)cap);
+}
+
+const LcuBuiltin *li_builtin(LcuInterp *I, const LcuExpr *e)
+{
+    if (I->cbc) {
+        for (size_t h = bc_hash(e, I->cbc); I->bc[h].key; h = (h + 1) % (size_t)I->cbc)
+            if (I->bc[h].key == e) return I->bc[h].b;
+    }
+    LcuBase bs[3] = { LB_UNIT, LB_UNIT, LB_UNIT };
+    for (int i = 0; i < e->u.call.nargs && i < 3; i++) bs[i] = e->u.call.args[i]->type->base;
+    const LcuBuiltin *b = lcu_builtin_find(e->u.call.name, e->u.call.nargs, bs);
+    if (!b) li_fail(I, "internal: unknown builtin '%s'", e->u.call.name);
+    if (2 * (I->nbc + 1) > I->cbc) {   /* grow and rehash */
+        int cap = I->cbc ? 2 * I->cbc : 64;
+        BCache *nb = calloc((size_t)cap, sizeof *nb);
+        if (!nb) li_fail(I, "out of memory");
+        for (int i = 0; i < I->cbc; i++)
+            if (I->bc[i].key) {
+                size_t h = bc_hash(I->bc[i].key, cap);
+                while (nb[h].key) h = (h + 1) % (size_t)cap;
+                nb[h] = I->bc[i];
+            }
+        free(I->bc);
+        I->bc = nb;
+        I->cbc = cap;
+    }
+    size_t h = bc_hash(e, I->cbc);
+    while (I->bc[h].key) h = (h + 1) % (size_t)I->cbc;
+    I->bc[h].key = e;
+    I->bc[h].b = b;
+    I->nbc++;
+    return b;
+}
+
+LcuScalar li_apply_builtin(LcuInterp *I, const LcuBuiltin *b, const LcuScalar *args)
+{
+    const char *err = NULL;
+    LcuScalar r = lcu_builtin_apply(b, args, &err);
+    if (err) li_fail(I, "%s: %s", b->name, err);
+    return r;
+}
+
+LcuScalar li_index(LcuInterp *I, const LcuVal *v, Sym name, int64_t i)
 {
     if (i < 0 || i >= v->len) li_fail(I, "index %lld out of range for '%s' of length %lld", (long long)i, name, (long long)v->len);
     return v->data[i];
 }
 
 /* ---- GPU expressions: the result's flat components go to out ---- */
-void li_eval_gpu(LI *I, const LcuExpr *e, Scalar *out)
+void li_eval_gpu(LcuInterp *I, const LcuExpr *e, LcuScalar *out)
 {
     switch (e->kind) {
     case LE_INT: case LE_CHAR: out[0].i = e->u.i; return;
@@ -135,23 +191,23 @@ void li_eval_gpu(LI *I, const LcuExpr *e, Scalar *out)
     case LE_LET: {
         const LcuBind *b = e->u.let.bind;
         int n = lcu_t_arity(b->rhs->type);
-        Scalar tmp[n];
+        LcuScalar tmp[n];
         li_eval_gpu(I, b->rhs, tmp);
         int mark = I->nslots;
         if (b->nvars == 1) li_push(I, b->vars[0], n, tmp, NULL);
         else for (int i = 0; i < b->nvars; i++) li_push(I, b->vars[i], 1, tmp + i, NULL);
         li_eval_gpu(I, e->u.let.body, out);
-        pop_to(I, mark);
+        li_pop_to(I, mark);
         return;
     }
     case LE_IF: {
-        Scalar c;
+        LcuScalar c;
         li_eval_gpu(I, e->u.if_.cond, &c);
         li_eval_gpu(I, c.i ? e->u.if_.then_e : e->u.if_.else_e, out);
         return;
     }
     case LE_BINOP: {
-        Scalar x, y;
+        LcuScalar x, y;
         if (e->u.bin.op == LOP_AND || e->u.bin.op == LOP_OR) {   /* short-circuit */
             li_eval_gpu(I, e->u.bin.l, &x);
             if ((e->u.bin.op == LOP_AND) != (x.i != 0)) { out[0].i = x.i != 0; return; }
@@ -165,33 +221,47 @@ void li_eval_gpu(LI *I, const LcuExpr *e, Scalar *out)
         return;
     }
     case LE_UNOP: {
-        Scalar x;
+        LcuScalar x;
         li_eval_gpu(I, e->u.un.e, &x);
         out[0] = li_unop(I, e->u.un.op, e->u.un.e->type->base, x);
         return;
     }
     case LE_INDEX: {
         const Slot *s = li_find(I, e->u.index.vec);
-        Scalar i;
+        LcuScalar i;
         li_eval_gpu(I, e->u.index.idx, &i);
         out[0] = li_index(I, s->ref, e->u.index.vec, i.i);
         return;
     }
     case LE_LEN: out[0].i = li_find(I, e->u.len.vec)->ref->len; return;
-    case LE_VECLIT: case LE_RUN: case LE_CALL: case LE_BLOCK:
+    case LE_CALL: {
+        const LcuBuiltin *b = li_builtin(I, e);
+        LcuScalar a[3] = { { 0 }, { 0 }, { 0 } };
+        for (int i = 0; i < b->nargs; i++) li_eval_gpu(I, e->u.call.args[i], a + i);
+        out[0] = li_apply_builtin(I, b, a);
+        return;
+    }
+    case LE_VECLIT: case LE_RUN: case LE_BLOCK: case LE_STRING: case LE_SOAC: case LE_LIB:
         li_fail(I, "internal: CPU-only expression in GPU code");
     }
 }
 
 /* Apply a thunk: it sees its `using` variables (from the kernel's slots) and
- * its parameters, nothing else. */
-void li_call_thunk(LI *I, const LcuThunk *t, const Scalar *args, Scalar *out)
+ * its parameters, nothing else; in an inline SOAC, a thunk without `using`
+ * sees all of the SOAC's slots (the CPU variables it reads). */
+void li_call_thunk(LcuInterp *I, const LcuThunk *t, const LcuScalar *args, LcuScalar *out)
 {
     int mark = I->nslots, saved_base = I->base;
+    if (I->flan && !t->nusing) {
+        for (int i = 0; i < t->nparams; i++) li_push(I, t->params[i], 1, args + i, NULL);
+        li_eval_gpu(I, t->body, out);
+        li_pop_to(I, mark);
+        return;
+    }
     for (int i = 0; i < t->nusing; i++) {
         const Slot *s = li_find(I, t->using_[i]);   /* base is the kernel's here */
         Slot copy = *s;   /* li_push may move both stacks */
-        Scalar v[copy.n ? copy.n : 1];
+        LcuScalar v[copy.n ? copy.n : 1];
         if (copy.n) memcpy(v, I->sc + copy.off, sizeof *v * (size_t)copy.n);
         li_push(I, copy.name, copy.n, v, copy.ref);
     }
@@ -199,5 +269,5 @@ void li_call_thunk(LI *I, const LcuThunk *t, const Scalar *args, Scalar *out)
     I->base = mark;
     li_eval_gpu(I, t->body, out);
     I->base = saved_base;
-    pop_to(I, mark);
+    li_pop_to(I, mark);
 }

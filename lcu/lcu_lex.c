@@ -33,6 +33,7 @@ static const struct { const char *text; LcuTokKind kind; } keywords[] = {
     { "true", TK_TRUE }, { "false", TK_FALSE }, { "not", TK_NOT },
     { "bool", TK_BOOL }, { "int", TK_INT }, { "float", TK_FLOAT },
     { "char", TK_CHAR }, { "unit", TK_UNIT }, { "sd", TK_SD },
+    { "lib", TK_LIB }, { "site", TK_SITE },
 };
 
 /* Punctuation, longest first so that "==" wins over "=". */
@@ -51,6 +52,62 @@ static bool lex_error(LcuLexer *lx, LcuTok *t, const char *msg)
     diag_error(lx->diag, t->span, "%s", msg);
     t->kind = TK_ERROR;
     return false;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* One character of a char or string literal (quote: its delimiter), at pos:
+ * printable ASCII other than the quote and '\\', or an escape
+ * \n \t \\ \' \" \xHH.  Advances past it. */
+static bool lex_char(LcuLexer *lx, LcuTok *t, char quote, int *out)
+{
+    char v = peekc(lx, 0);
+    if (v == '\\') {
+        advance(lx);
+        switch (peekc(lx, 0)) {
+        case 'n': *out = '\n'; break;
+        case 't': *out = '\t'; break;
+        case '\\': *out = '\\'; break;
+        case '\'': *out = '\''; break;
+        case '"': *out = '"'; break;
+        case 'x': {
+            int h = hexval(peekc(lx, 1)), l = h < 0 ? -1 : hexval(peekc(lx, 2));
+            if (l < 0) return lex_error(lx, t, "\\x needs two hexadecimal digits");
+            advance(lx); advance(lx);
+            *out = h * 16 + l;
+            break;
+        }
+        default:
+            return lex_error(lx, t, quote == '"' ? "unknown escape in string literal" : "unknown escape in character literal");
+        }
+    } else if (v < ' ' || v > '~' || v == quote) {
+        return lex_error(lx, t, quote == '"' ? "bad character in string literal" : "bad character literal");
+    } else *out = v;
+    advance(lx);
+    return true;
+}
+
+int lcu_lex_string(const LcuTok *t, char *out)
+{
+    int n = 0;
+    for (size_t i = 1; i + 1 < t->len; i++) {
+        char c = t->text[i];
+        if (c != '\\') { out[n++] = c; continue; }
+        c = t->text[++i];
+        switch (c) {
+        case 'n': out[n++] = '\n'; break;
+        case 't': out[n++] = '\t'; break;
+        case 'x': out[n++] = (char)(hexval(t->text[i + 1]) * 16 + hexval(t->text[i + 2])); i += 2; break;
+        default: out[n++] = c; break;
+        }
+    }
+    return n;
 }
 
 bool lcu_lex_next(LcuLexer *lx, LcuTok *t)
@@ -105,22 +162,22 @@ bool lcu_lex_next(LcuLexer *lx, LcuTok *t)
         }
     } else if (c == '\'') {
         advance(lx);
-        char v = peekc(lx, 0);
-        if (v == '\\') {
-            advance(lx);
-            switch (peekc(lx, 0)) {
-            case 'n': v = '\n'; break;
-            case 't': v = '\t'; break;
-            case '\\': v = '\\'; break;
-            case '\'': v = '\''; break;
-            default: return lex_error(lx, t, "unknown escape in character literal");
-            }
-        } else if (v < ' ' || v > '~') return lex_error(lx, t, "bad character literal");
-        advance(lx);
+        int v;
+        if (!lex_char(lx, t, '\'', &v)) return false;
         if (peekc(lx, 0) != '\'') return lex_error(lx, t, "unterminated character literal");
         advance(lx);
         t->kind = TK_CHARLIT;
         t->ival = v;
+        t->len = lx->pos - start;
+    } else if (c == '"') {
+        advance(lx);
+        int v;
+        while (peekc(lx, 0) != '"') {
+            if (lx->pos >= lx->src->len || peekc(lx, 0) == '\n') return lex_error(lx, t, "unterminated string literal");
+            if (!lex_char(lx, t, '"', &v)) return false;
+        }
+        advance(lx);
+        t->kind = TK_STRINGLIT;
         t->len = lx->pos - start;
     } else {
         for (size_t i = 0; i < sizeof puncts / sizeof puncts[0]; i++) {

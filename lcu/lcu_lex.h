@@ -4,9 +4,9 @@
 #include "lcu.h"
 
 typedef enum {
-    TK_EOF, TK_ERROR, TK_IDENT, TK_INTLIT, TK_FLOATLIT, TK_CHARLIT,
+    TK_EOF, TK_ERROR, TK_IDENT, TK_INTLIT, TK_FLOATLIT, TK_CHARLIT, TK_STRINGLIT,
     TK_KERNEL, TK_FUNCTION, TK_LET, TK_IN, TK_IF, TK_THEN, TK_ELSE, TK_RETURN,
-    TK_RUN, TK_USING, TK_TRUE, TK_FALSE, TK_NOT,
+    TK_RUN, TK_USING, TK_TRUE, TK_FALSE, TK_NOT, TK_LIB, TK_SITE,
     TK_BOOL, TK_INT, TK_FLOAT, TK_CHAR, TK_UNIT, TK_SD,
     TK_DARROW, TK_ARROW, TK_EQEQ, TK_NE, TK_LE, TK_GE, TK_ANDAND, TK_OROR,
     TK_LPAREN, TK_RPAREN, TK_LBRACE, TK_RBRACE, TK_LBRACK, TK_RBRACK, TK_COMMA,
@@ -33,5 +33,8 @@ typedef struct LcuLexer {
 void lcu_lex_init(LcuLexer *lx, const Source *src, Diag *d);
 /* False (after reporting) on a lexical error. */
 bool lcu_lex_next(LcuLexer *lx, LcuTok *t);
+/* The characters of a (lexically valid) TK_STRINGLIT token, escapes
+ * decoded, into out (room for t->len bytes); returns their number. */
+int lcu_lex_string(const LcuTok *t, char *out);
 
 #endif

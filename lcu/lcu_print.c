@@ -35,6 +35,17 @@ void lcu_format_float(char *buf, size_t n, double x)
     if (!strpbrk(buf, ".e")) strncat(buf, ".0", n - strlen(buf) - 1);
 }
 
+void lcu_print_char_escaped(FILE *out, int c, char quote)
+{
+    c &= 255;
+    if (c == '\n') fputs("\\n", out);
+    else if (c == '\t') fputs("\\t", out);
+    else if (c == '\\') fputs("\\\\", out);
+    else if (c == quote) fprintf(out, "\\%c", quote);
+    else if (c >= ' ' && c <= '~') fputc(c, out);
+    else fprintf(out, "\\x%02x", c);
+}
+
 const char *lcu_binop_text(LcuBinop op)
 {
     switch (op) {
@@ -69,6 +80,14 @@ int lcu_binop_prec(LcuBinop op)
 
 static void indent(FILE *out, int n) { for (int i = 0; i < n; i++) fputs("  ", out); }
 static void print_expr(FILE *out, const LcuExpr *e, int prec, int ind);
+static void print_soac(FILE *out, const LcuSoac *s);
+
+static void print_string(FILE *out, const char *s, int len)
+{
+    fputc('"', out);
+    for (int i = 0; i < len; i++) lcu_print_char_escaped(out, (unsigned char)s[i], '"');
+    fputc('"', out);
+}
 
 static void print_args(FILE *out, int n, LcuExpr **args, int ind)
 {
@@ -120,13 +139,10 @@ static void print_expr(FILE *out, const LcuExpr *e, int prec, int ind)
     case LE_FLOAT: lcu_format_float(buf, sizeof buf, e->u.f); fputs(buf, out); return;
     case LE_BOOL: fputs(e->u.b ? "true" : "false", out); return;
     case LE_CHAR:
-        switch (e->u.i) {
-        case '\n': fputs("'\\n'", out); return;
-        case '\t': fputs("'\\t'", out); return;
-        case '\\': fputs("'\\\\'", out); return;
-        case '\'': fputs("'\\''", out); return;
-        default: fprintf(out, "'%c'", (int)e->u.i); return;
-        }
+        fputc('\'', out);
+        lcu_print_char_escaped(out, (int)e->u.i, '\'');
+        fputc('\'', out);
+        return;
     case LE_UNIT: fputs("()", out); return;
     case LE_VAR: fputs(e->u.var, out); return;
     case LE_TUPLE: print_args(out, e->u.tuple.n, e->u.tuple.elems, ind); return;
@@ -198,6 +214,16 @@ static void print_expr(FILE *out, const LcuExpr *e, int prec, int ind)
         print_args(out, e->u.call.nargs, e->u.call.args, ind);
         return;
     case LE_BLOCK: print_block(out, e, ind); return;
+    case LE_STRING: print_string(out, e->u.str.s, e->u.str.len); return;
+    case LE_SOAC: print_soac(out, e->u.soac); return;
+    case LE_LIB:
+        fprintf(out, "lib %s ", e->u.lib.name);
+        print_string(out, e->u.lib.tag, (int)strlen(e->u.lib.tag));
+        fputc(' ', out);
+        print_args(out, e->u.lib.nargs, e->u.lib.args, ind);
+        fputs(" -> ", out);
+        lcu_print_type(out, e->u.lib.result);
+        return;
     }
 }
 
@@ -220,6 +246,23 @@ static void print_thunk(FILE *out, const LcuThunk *t)
     print_expr(out, t->body, 0, 0);
     if (t->nusing) { fputs(" using ", out); print_names(out, t->nusing, t->using_); }
     fputs(" }", out);
+}
+
+static void print_soac(FILE *out, const LcuSoac *s)
+{
+    fputs(lcu_soac_name(s->kind), out);
+    for (int j = 0; j < s->nargs; j++) {
+        const LcuArg *g = s->args[j];
+        fputc(' ', out);
+        switch (g->kind) {
+        case LA_THUNK: print_thunk(out, g->u.thunk); break;
+        case LA_EXPR:
+            /* The paper writes both (#xs) and #(xs); keep whichever was used. */
+            if (g->u.expr->kind == LE_LEN && g->u.expr->u.len.paren) print_expr(out, g->u.expr, 0, 0);
+            else { fputc('(', out); print_expr(out, g->u.expr, 0, 0); fputc(')', out); }
+            break;
+        }
+    }
 }
 
 static void print_params(FILE *out, int n, const LcuParam *ps)
@@ -245,19 +288,8 @@ static void print_kernel(FILE *out, const LcuKernel *k)
         fputs("  let ", out);
         if (b->nvars == 1) fputs(b->vars[0], out);
         else { fputc('(', out); print_names(out, b->nvars, b->vars); fputc(')', out); }
-        fprintf(out, " = %s", lcu_soac_name(b->soac->kind));
-        for (int j = 0; j < b->soac->nargs; j++) {
-            const LcuArg *g = b->soac->args[j];
-            fputc(' ', out);
-            switch (g->kind) {
-            case LA_THUNK: print_thunk(out, g->u.thunk); break;
-            case LA_EXPR:
-                /* The paper writes both (#xs) and #(xs); keep whichever was used. */
-                if (g->u.expr->kind == LE_LEN && g->u.expr->u.len.paren) print_expr(out, g->u.expr, 0, 0);
-                else { fputc('(', out); print_expr(out, g->u.expr, 0, 0); fputc(')', out); }
-                break;
-            }
-        }
+        fputs(" = ", out);
+        print_soac(out, b->soac);
         fputc('\n', out);
     }
     fputs("  return ", out);
@@ -280,6 +312,12 @@ static void print_fun(FILE *out, const LcuFun *f)
 void lcu_print(FILE *out, const LcuProgram *p)
 {
     bool first = true;
+    for (int i = 0; i < p->nsites; i++) {
+        fprintf(out, "site %d ", i);
+        print_string(out, p->sites[i], (int)strlen(p->sites[i]));
+        fputc('\n', out);
+        first = false;
+    }
     for (int i = 0; i < p->nkernels; i++) {
         if (!first) fputc('\n', out);
         first = false;

@@ -1,60 +1,46 @@
-/* lcu_soac.c — kernel execution: the twelve SOACs, run sequentially.
+/* lcu_soac.c — kernel execution: the twelve SOACs, run sequentially, in
+ * kernels and inline (Flan form).
  * SEG_ forms: the pull thunk sees global (flat) indices 0..total-1; the
  * index thunk of SEG_PERMUTE gives a position within the element's segment. */
 #include <stdlib.h>
 #include <string.h>
 #include "lcu_interp.h"
 
-Val *li_vec(LI *I, LcuBase b, int64_t len)
-{
-    Val *v = arena_alloc(I->a, sizeof *v);
-    v->kind = V_VEC;
-    v->base = b;
-    v->len = len;
-    v->data = arena_alloc(I->a, sizeof *v->data * (size_t)(len ? len : 1));
-    return v;
-}
-
-static Val *new_sd(LI *I, int64_t nseg)
-{
-    Val *v = li_vec(I, LB_INT, nseg);
-    v->kind = V_SD;
-    return v;
-}
-
 /* Growable result columns: one per component of τ. */
-typedef struct Cols { int n; LcuBase *base; Scalar **d; int64_t len, cap; } Cols;
+typedef struct Cols { int n; LcuBase *base; LcuScalar **d; int64_t len, cap; } Cols;
 
-static void cols_init(LI *I, Cols *c, const LcuType *tau, int64_t cap)
+static void cols_init(LcuInterp *I, Cols *c, const LcuType *tau, int64_t cap)
 {
     c->n = lcu_t_arity(tau);
-    c->base = arena_alloc(I->a, sizeof *c->base * (size_t)c->n);
-    c->d = arena_alloc(I->a, sizeof *c->d * (size_t)c->n);
+    c->base = li_alloc(I, sizeof *c->base * (size_t)c->n);
+    c->d = li_alloc(I, sizeof *c->d * (size_t)c->n);
     c->len = 0;
     c->cap = cap ? cap : 1;
     for (int k = 0; k < c->n; k++) {
         c->base[k] = lcu_t_component(tau, k)->base;
-        c->d[k] = arena_alloc(I->a, sizeof(Scalar) * (size_t)c->cap);
+        c->d[k] = li_alloc(I, sizeof(LcuScalar) * (size_t)c->cap);
     }
 }
 
-static void cols_push(Cols *c, const Scalar *x)
+static void cols_push(Cols *c, const LcuScalar *x)
 {
     for (int k = 0; k < c->n; k++) c->d[k][c->len] = x[k];
     c->len++;
 }
 
-static void cols_out(LI *I, Cols *c, Val **out)
+static void cols_out(LcuInterp *I, Cols *c, LcuVal **out)
 {
     for (int k = 0; k < c->n; k++) {
-        Val *v = li_vec(I, c->base[k], 0);
+        LcuVal *v = li_alloc(I, sizeof *v);
+        v->kind = LV_VEC;
+        v->base = c->base[k];
         v->len = c->len;
         v->data = c->d[k];
         out[k] = v;
     }
 }
 
-static int64_t sd_total(const Val *sd)
+int64_t li_sd_total(const LcuVal *sd)
 {
     int64_t t = 0;
     for (int64_t s = 0; s < sd->len; s++) t += sd->data[s].i;
@@ -64,20 +50,20 @@ static int64_t sd_total(const Val *sd)
 static const LcuThunk *th(const LcuSoac *s, int i) { return s->args[i]->u.thunk; }
 
 /* Execute one SOAC; out gets one value per flat result component. */
-static void exec_soac(LI *I, const LcuSoac *s, const LcuType *tau, Val **out)
+static void exec_soac(LcuInterp *I, const LcuSoac *s, const LcuType *tau, LcuVal **out)
 {
     int n = lcu_t_arity(tau);
-    Scalar x[n], acc[2 * n], idx, ok;
+    LcuScalar x[n], acc[2 * n], idx, ok;
     int nargs = s->nargs;
     int64_t size = 0;
-    const Val *sd = NULL;
+    const LcuVal *sd = NULL;
     if (s->kind != LS_ONCE) {
         const LcuExpr *last = s->args[nargs - 1]->u.expr;
         if (s->kind >= LS_SEG_PERMUTE) {
             sd = li_find(I, last->u.var)->ref;
-            size = sd_total(sd);
+            size = li_sd_total(sd);
         } else {
-            Scalar v;
+            LcuScalar v;
             li_eval_gpu(I, last, &v);
             if (v.i < 0) li_fail(I, "%s over a negative size %lld", lcu_soac_name(s->kind), (long long)v.i);
             size = v.i;
@@ -88,11 +74,11 @@ static void exec_soac(LI *I, const LcuSoac *s, const LcuType *tau, Val **out)
     Cols a, b;
     switch (s->kind) {
     case LS_ONCE: {
-        Scalar unit = { 0 };
+        LcuScalar unit = { 0 };
         li_call_thunk(I, th(s, 0), &unit, x);
         for (int k = 0; k < n; k++) {
-            Val *v = arena_alloc(I->a, sizeof *v);
-            v->kind = V_SCALAR;
+            LcuVal *v = li_alloc(I, sizeof *v);
+            v->kind = LV_SCALAR;
             v->base = lcu_t_component(tau, k)->base;
             v->s = x[k];
             out[k] = v;
@@ -102,7 +88,7 @@ static void exec_soac(LI *I, const LcuSoac *s, const LcuType *tau, Val **out)
     case LS_MAP:
         cols_init(I, &a, tau, size);
         for (int64_t i = 0; i < size; i++) {
-            Scalar ii = { .i = i };
+            LcuScalar ii = { .i = i };
             li_call_thunk(I, th(s, 0), &ii, x);
             cols_push(&a, x);
         }
@@ -113,7 +99,7 @@ static void exec_soac(LI *I, const LcuSoac *s, const LcuType *tau, Val **out)
         a.len = size;
         int64_t seg = 0, off = 0;
         for (int64_t i = 0; i < size; i++) {
-            Scalar ii = { .i = i };
+            LcuScalar ii = { .i = i };
             if (sd) while (i >= off + sd->data[seg].i) off += sd->data[seg++].i;
             int64_t len = sd ? sd->data[seg].i : size;
             li_call_thunk(I, th(s, 0), &ii, x);
@@ -126,7 +112,7 @@ static void exec_soac(LI *I, const LcuSoac *s, const LcuType *tau, Val **out)
         return;
     }
     case LS_REDUCE: case LS_SCAN: case LS_SEG_REDUCE: case LS_SEG_SCAN: {
-        Scalar v[n];
+        LcuScalar v[n];
         li_eval_gpu(I, s->args[1]->u.expr, v);
         bool scan = s->kind == LS_SCAN || s->kind == LS_SEG_SCAN;
         cols_init(I, &a, tau, scan ? size : sd ? sd->len : 1);
@@ -135,7 +121,7 @@ static void exec_soac(LI *I, const LcuSoac *s, const LcuType *tau, Val **out)
             int64_t end = i + (sd ? sd->data[g].i : size);
             memcpy(acc, v, sizeof v);
             for (; i < end; i++) {
-                Scalar ii = { .i = i };
+                LcuScalar ii = { .i = i };
                 li_call_thunk(I, th(s, 0), &ii, acc + n);
                 if (scan) cols_push(&a, acc);
                 li_call_thunk(I, th(s, 2), acc, x);
@@ -145,8 +131,8 @@ static void exec_soac(LI *I, const LcuSoac *s, const LcuType *tau, Val **out)
         }
         if (s->kind == LS_REDUCE) {
             for (int k = 0; k < n; k++) {
-                Val *r = arena_alloc(I->a, sizeof *r);
-                r->kind = V_SCALAR;
+                LcuVal *r = li_alloc(I, sizeof *r);
+                r->kind = LV_SCALAR;
                 r->base = a.base[k];
                 r->s = acc[k];
                 out[k] = r;
@@ -161,11 +147,11 @@ static void exec_soac(LI *I, const LcuSoac *s, const LcuType *tau, Val **out)
         cols_init(I, &a, tau, size);
         cols_init(I, &b, tau, size);
         int64_t nseg = sd ? sd->len : 1, i = 0;
-        Val *sa = sd ? new_sd(I, nseg) : NULL, *sb = sd ? new_sd(I, nseg) : NULL;
+        LcuVal *sa = sd ? lcu_val_sd(I, nseg) : NULL, *sb = sd ? lcu_val_sd(I, nseg) : NULL;
         for (int64_t g = 0; g < nseg; g++) {
             int64_t end = i + (sd ? sd->data[g].i : size), la = a.len, lb = b.len;
             for (; i < end; i++) {
-                Scalar ii = { .i = i };
+                LcuScalar ii = { .i = i };
                 li_call_thunk(I, th(s, 0), &ii, x);
                 li_call_thunk(I, th(s, 1), x, &ok);
                 if (ok.i) cols_push(&a, x);
@@ -187,41 +173,162 @@ static void exec_soac(LI *I, const LcuSoac *s, const LcuType *tau, Val **out)
     }
 }
 
-Val **li_run_kernel(LI *I, const LcuKernel *k, Val **args)
+/* Push a CPU or kernel variable's value as a slot. */
+static void push_val(LcuInterp *I, Sym name, const LcuVal *v)
+{
+    switch (v->kind) {
+    case LV_SCALAR: li_push(I, name, 1, &v->s, NULL); return;
+    case LV_TUPLE: {   /* a tuple of scalars (the checker allows no other here) */
+        LcuScalar tmp[v->n ? v->n : 1];
+        for (int i = 0; i < v->n; i++) tmp[i] = v->elems[i]->s;
+        li_push(I, name, v->n, tmp, NULL);
+        return;
+    }
+    case LV_VEC: case LV_SD: li_push(I, name, 0, NULL, v); return;
+    }
+}
+
+static const LcuType *pull_type(const LcuSoac *s) { return s->args[0]->u.thunk->body->type; }
+
+LcuVal *li_run_kernel(LcuInterp *I, const LcuKernel *k, LcuVal **args)
 {
     I->stats->kernel_launches++;
     int mark = I->nslots, saved_base = I->base;
     I->base = mark;
-    for (int i = 0; i < k->nparams; i++) {
-        const Val *v = args[i];
-        if (v->kind == V_SCALAR) li_push(I, k->params[i].name, 1, &v->s, NULL);
-        else li_push(I, k->params[i].name, 0, NULL, v);
-    }
+    for (int i = 0; i < k->nparams; i++) push_val(I, k->params[i].name, args[i]);
+    li_push_arena(I);   /* the kernel's temporaries */
     for (int i = 0; i < k->nbinds; i++) {
         const LcuKBind *b = k->binds[i];
-        const LcuThunk *pull = b->soac->args[0]->u.thunk;
-        const LcuType *tau = pull->body->type;
-        Val **res = arena_alloc(I->a, sizeof *res * (size_t)b->nvars);
-        exec_soac(I, b->soac, tau, res);
-        for (int j = 0; j < b->nvars; j++) {
-            if (res[j]->kind == V_SCALAR) li_push(I, b->vars[j], 1, &res[j]->s, NULL);
-            else li_push(I, b->vars[j], 0, NULL, res[j]);
-        }
+        LcuVal **res = li_alloc(I, sizeof *res * (size_t)b->nvars);
+        exec_soac(I, b->soac, pull_type(b->soac), res);
+        for (int j = 0; j < b->nvars; j++) push_val(I, b->vars[j], res[j]);
     }
-    Val **out = arena_alloc(I->a, sizeof *out * (size_t)k->nrets);
+    LcuVal *out[k->nrets];
     for (int i = 0; i < k->nrets; i++) {
         const Slot *s = li_find(I, k->rets[i]);
-        if (s->ref) out[i] = (Val *)s->ref;
-        else {
-            Val *v = arena_alloc(I->a, sizeof *v);
-            v->kind = V_SCALAR;
-            v->base = lcu_t_component(k->result, i)->base;
-            v->s = I->sc[s->off];
-            out[i] = v;
+        if (s->ref) out[i] = (LcuVal *)s->ref;
+        else out[i] = lcu_val_scalar(I, lcu_t_component(k->result, i)->base, I->sc[s->off]);
+    }
+    LcuVal *r = lcu_val_tuple(I, k->nrets, out);
+    I->base = saved_base;
+    li_pop_to(I, mark);
+    return li_pop_arena(I, r);
+}
+
+/* ---- inline SOACs (Flan form) ---- */
+typedef struct Bound { Sym x; const struct Bound *next; } Bound;
+typedef struct Names { Sym *v; int n, cap; } Names;
+
+static void fv_add(LcuInterp *I, Names *ns, const Bound *b, Sym x)
+{
+    for (; b; b = b->next)
+        if (b->x == x) return;
+    for (int i = 0; i < ns->n; i++)
+        if (ns->v[i] == x) return;
+    if (ns->n == ns->cap) {
+        ns->cap = ns->cap ? 2 * ns->cap : 8;
+        Sym *v = li_alloc(I, sizeof *v * (size_t)ns->cap);
+        if (ns->n) memcpy(v, ns->v, sizeof *v * (size_t)ns->n);
+        ns->v = v;
+    }
+    ns->v[ns->n++] = x;
+}
+
+static void fv_soac(LcuInterp *I, Names *ns, const Bound *b, const LcuSoac *s);
+
+static void fv_expr(LcuInterp *I, Names *ns, const Bound *b, const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_STRING: return;
+    case LE_VAR: fv_add(I, ns, b, e->u.var); return;
+    case LE_TUPLE: case LE_VECLIT:
+        for (int i = 0; i < e->u.tuple.n; i++) fv_expr(I, ns, b, e->u.tuple.elems[i]);
+        return;
+    case LE_LET: {
+        const LcuBind *bd = e->u.let.bind;
+        fv_expr(I, ns, b, bd->rhs);
+        Bound nb[bd->nvars];
+        for (int i = 0; i < bd->nvars; i++) { nb[i].x = bd->vars[i]; nb[i].next = i ? &nb[i - 1] : b; }
+        fv_expr(I, ns, &nb[bd->nvars - 1], e->u.let.body);
+        return;
+    }
+    case LE_IF:
+        fv_expr(I, ns, b, e->u.if_.cond);
+        fv_expr(I, ns, b, e->u.if_.then_e);
+        fv_expr(I, ns, b, e->u.if_.else_e);
+        return;
+    case LE_BINOP: fv_expr(I, ns, b, e->u.bin.l); fv_expr(I, ns, b, e->u.bin.r); return;
+    case LE_UNOP: fv_expr(I, ns, b, e->u.un.e); return;
+    case LE_INDEX: fv_add(I, ns, b, e->u.index.vec); fv_expr(I, ns, b, e->u.index.idx); return;
+    case LE_LEN: fv_add(I, ns, b, e->u.len.vec); return;
+    case LE_RUN: case LE_CALL:
+        for (int i = 0; i < e->u.call.nargs; i++) fv_expr(I, ns, b, e->u.call.args[i]);
+        return;
+    case LE_LIB:
+        for (int i = 0; i < e->u.lib.nargs; i++) fv_expr(I, ns, b, e->u.lib.args[i]);
+        return;
+    case LE_SOAC: fv_soac(I, ns, b, e->u.soac); return;
+    case LE_BLOCK:   /* not in GPU code; for completeness */
+        for (int i = 0; i < e->u.block.nbinds; i++) {
+            const LcuBind *bd = e->u.block.binds[i];
+            fv_expr(I, ns, b, bd->rhs);
+            for (int j = 0; j < bd->nvars; j++) {
+                Bound *nb = li_alloc(I, sizeof *nb);
+                nb->x = bd->vars[j];
+                nb->next = b;
+                b = nb;
+            }
+        }
+        fv_expr(I, ns, b, e->u.block.result);
+        return;
+    }
+}
+
+static void fv_soac(LcuInterp *I, Names *ns, const Bound *b, const LcuSoac *s)
+{
+    for (int i = 0; i < s->nargs; i++) {
+        const LcuArg *g = s->args[i];
+        switch (g->kind) {
+        case LA_EXPR: fv_expr(I, ns, b, g->u.expr); break;
+        case LA_THUNK: {
+            const LcuThunk *t = g->u.thunk;
+            if (t->nusing) {
+                for (int j = 0; j < t->nusing; j++) fv_add(I, ns, b, t->using_[j]);
+                break;
+            }
+            Bound nb[t->nparams ? t->nparams : 1];
+            const Bound *tb = b;
+            for (int j = 0; j < t->nparams; j++) { nb[j].x = t->params[j]; nb[j].next = tb; tb = &nb[j]; }
+            fv_expr(I, ns, tb, t->body);
+            break;
+        }
         }
     }
+}
+
+Sym *li_soac_free_vars(LcuInterp *I, const LcuSoac *s, int *n)
+{
+    Names ns = { 0 };
+    fv_soac(I, &ns, NULL, s);
+    *n = ns.n;
+    return ns.v;
+}
+
+LcuVal *li_run_soac(LcuInterp *I, const LcuSoac *s, const LcuType *result, int nfree, Sym *names, LcuVal **vals)
+{
+    I->stats->kernel_launches++;   /* as `run` of a one-SOAC kernel */
+    int mark = I->nslots, saved_base = I->base;
+    bool saved_flan = I->flan;
+    I->base = mark;
+    for (int i = 0; i < nfree; i++) push_val(I, names[i], vals[i]);
+    li_push_arena(I);
+    I->flan = true;
+    int n = lcu_t_arity(result);
+    LcuVal *res[n];
+    exec_soac(I, s, pull_type(s), res);
+    LcuVal *r = lcu_val_tuple(I, n, res);
+    I->flan = saved_flan;
     I->base = saved_base;
-    I->nslots = mark;
-    I->nsc = mark ? I->slots[mark - 1].off + I->slots[mark - 1].n : 0;
-    return out;
+    li_pop_to(I, mark);
+    return li_pop_arena(I, r);
 }

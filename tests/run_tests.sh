@@ -2,7 +2,9 @@
 # run_tests.sh — nesslc's regression harness.
 #
 # Program tests: every tests/**/*.nesl, tests/lcu/*.lcu and examples/*.nesl
-# with a sibling NAME.expected.  Each runs in its own directory as
+# with a sibling NAME.expected, in every mode (executor; default: the AST
+# interpreter and the λcu interpreter), all against the one expected output.
+# Each runs in its own directory as
 #     timeout 60 NESSLC <mode options> NAME.nesl 2>&1   (or NAME.lcu)
 # and passes iff the merged output equals NAME.expected byte for byte and the
 # exit status agrees with it: nonzero iff the expected output has a line
@@ -26,8 +28,10 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
 
   --nesslc PATH   compiler to test (default: ./nesslc at the repository root)
   --jobs N        tests run in parallel (default: number of CPUs)
-  --mode MODE     executor, repeatable or comma-separated (default: interp)
+  --mode MODE     executor, repeatable or comma-separated
                   interp  the reference AST interpreter (--interp)
+                  lcu     flattening + the λcu interpreter (--interp=lcu)
+                  default: interp,lcu
   --unit DIR      also run every executable in DIR as a unit test
   --unit-only     run only the unit tests
   -v, --verbose   print a line for every test, not only failures
@@ -43,6 +47,7 @@ EOF
 mode_opts() {
     case $1 in
         interp) echo "--interp" ;;
+        lcu) echo "--interp=lcu" ;;
         *) return 1 ;;
     esac
 }
@@ -73,7 +78,7 @@ while [ $# -gt 0 ]; do
         *) filters+=("$1"); shift ;;
     esac
 done
-[ ${#modes[@]} -gt 0 ] || modes=(interp)
+[ ${#modes[@]} -gt 0 ] || modes=(interp lcu)
 for m in "${modes[@]}"; do
     mode_opts "$m" >/dev/null || { echo "run_tests.sh: unknown mode '$m'" >&2; exit 2; }
 done
@@ -105,8 +110,12 @@ if [ "$unit_only" = 0 ]; then
         t=${t#./}
         [ -f "$root/${t%.*}.expected" ] || continue
         matches "$t" || continue
+        # A test with its own options (NAME.args) or a λcu file is the same
+        # run in every mode: it runs once.
         for m in "${modes[@]}"; do
             kinds+=(prog); names+=("$t"); args+=("$m")
+            [ -f "$root/${t%.*}.args" ] && break
+            [[ $t == *.lcu ]] && break
         done
     done < <(cd "$root" && { find tests -name '*.nesl' -type f 2>/dev/null
                              find tests/lcu -name '*.lcu' -type f 2>/dev/null

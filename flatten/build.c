@@ -1,0 +1,274 @@
+/* build.c — emission of Flan statements and small λcu expression helpers.
+ *
+ * Every vector operation the flattener needs is one inline SOAC here or in
+ * rep.c, so that kernel formation gives exactly one kernel per operation. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "flatten_impl.h"
+
+static const Span NOSPAN;
+
+Sym fl_fresh(Fl *F, const char *prefix)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s%d", prefix, ++F->next_var);
+    return intern_cstr(F->in, buf);
+}
+
+void fl_emitn(Fl *F, int n, Sym *vars, const LcuType **ts, LcuExpr *rhs)
+{
+    ptrvec_push(F->a, &F->blk->binds, lcu_bind(F->a, NOSPAN, n, vars, ts, rhs));
+}
+
+Sym fl_emit(Fl *F, const LcuType *t, LcuExpr *rhs)
+{
+    Sym *v = arena_alloc(F->a, sizeof *v);
+    const LcuType **ts = arena_alloc(F->a, sizeof *ts);
+    v[0] = fl_fresh(F, t->kind == LT_SD ? "s" : t->kind == LT_VEC ? "v" : "x");
+    ts[0] = t;
+    fl_emitn(F, 1, v, ts, rhs);
+    return v[0];
+}
+
+Sym *fl_emit_tuple(Fl *F, int n, const LcuType **ts, LcuExpr *rhs)
+{
+    Sym *v = arena_alloc(F->a, sizeof *v * (size_t)(n ? n : 1));
+    if (n == 0) {
+        Sym u[1] = { fl_fresh(F, "u") };
+        const LcuType *ut[1] = { T_base(F, LB_UNIT) };
+        Sym *uv = arena_alloc(F->a, sizeof *uv);
+        const LcuType **utt = arena_alloc(F->a, sizeof *utt);
+        uv[0] = u[0]; utt[0] = ut[0];
+        fl_emitn(F, 1, uv, utt, rhs);
+        return v;
+    }
+    for (int i = 0; i < n; i++)
+        v[i] = fl_fresh(F, ts[i]->kind == LT_SD ? "s" : ts[i]->kind == LT_VEC ? "v" : "x");
+    const LcuType **tc = arena_alloc(F->a, sizeof *tc * (size_t)n);
+    memcpy(tc, ts, sizeof *tc * (size_t)n);
+    fl_emitn(F, n, v, tc, rhs);
+    return v;
+}
+
+void fl_block_push(Fl *F, Block *b)
+{
+    memset(b, 0, sizeof *b);
+    b->outer = F->blk;
+    F->blk = b;
+}
+
+LcuExpr *fl_block_pop(Fl *F, LcuExpr *result)
+{
+    Block *b = F->blk;
+    F->blk = b->outer;
+    return lcu_e_block(F->a, NOSPAN, b->binds.len, (LcuBind **)b->binds.items, result);
+}
+
+_Noreturn void fl_unsupported(Fl *F, Span sp, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    diag_error(F->d, sp, "%s not supported yet (flattening)", msg);
+    longjmp(*F->fail, 1);
+}
+
+/* ---- types ---- */
+const LcuType *T_base(Fl *F, LcuBase b) { return lcu_t_base(F->a, b); }
+const LcuType *T_int(Fl *F) { return lcu_t_base(F->a, LB_INT); }
+const LcuType *T_bool(Fl *F) { return lcu_t_base(F->a, LB_BOOL); }
+const LcuType *T_float(Fl *F) { return lcu_t_base(F->a, LB_FLOAT); }
+const LcuType *T_vec(Fl *F, LcuBase b) { return lcu_t_vec(F->a, b); }
+const LcuType *T_sd(Fl *F) { return lcu_t_sd(F->a); }
+const LcuType *T_tuple(Fl *F, int n, const LcuType **ts)
+{
+    return n == 0 ? T_base(F, LB_UNIT) : lcu_t_tuple(F->a, n, ts);
+}
+
+/* ---- expressions ---- */
+LcuExpr *X_var(Fl *F, Sym x) { return lcu_e_var(F->a, NOSPAN, x); }
+LcuExpr *X_int(Fl *F, int64_t v) { return lcu_e_int(F->a, NOSPAN, v); }
+LcuExpr *X_bool(Fl *F, bool v) { return lcu_e_bool(F->a, NOSPAN, v); }
+LcuExpr *X_bin(Fl *F, LcuBinop op, LcuExpr *l, LcuExpr *r) { return lcu_e_binop(F->a, NOSPAN, op, l, r); }
+LcuExpr *X_un(Fl *F, LcuUnop op, LcuExpr *e) { return lcu_e_unop(F->a, NOSPAN, op, e); }
+LcuExpr *X_if(Fl *F, LcuExpr *c, LcuExpr *t, LcuExpr *e) { return lcu_e_if(F->a, NOSPAN, c, t, e); }
+LcuExpr *X_idx(Fl *F, Sym v, LcuExpr *i) { return lcu_e_index(F->a, NOSPAN, v, NOSPAN, i); }
+LcuExpr *X_len(Fl *F, Sym v) { return lcu_e_len(F->a, NOSPAN, v, false); }
+
+LcuExpr *X_call(Fl *F, const char *fn, int n, LcuExpr **args)
+{
+    LcuExpr **as = arena_alloc(F->a, sizeof *as * (size_t)(n ? n : 1));
+    if (n) memcpy(as, args, sizeof *as * (size_t)n);
+    return lcu_e_call(F->a, NOSPAN, intern_cstr(F->in, fn), n, as);
+}
+LcuExpr *X_call1(Fl *F, const char *fn, LcuExpr *a) { return X_call(F, fn, 1, &a); }
+LcuExpr *X_call2(Fl *F, const char *fn, LcuExpr *a, LcuExpr *b)
+{
+    LcuExpr *as[2] = { a, b };
+    return X_call(F, fn, 2, as);
+}
+
+LcuExpr *X_tuple(Fl *F, int n, LcuExpr **es)
+{
+    if (n == 0) return lcu_e_unit(F->a, NOSPAN);
+    if (n == 1) return es[0];
+    LcuExpr **as = arena_alloc(F->a, sizeof *as * (size_t)n);
+    memcpy(as, es, sizeof *as * (size_t)n);
+    return lcu_e_tuple(F->a, NOSPAN, n, as);
+}
+
+LcuExpr *X_default(Fl *F, LcuBase b)
+{
+    switch (b) {
+    case LB_INT: return X_int(F, 0);
+    case LB_FLOAT: return lcu_e_float(F->a, NOSPAN, 0.0);
+    case LB_BOOL: return X_bool(F, false);
+    case LB_CHAR: return lcu_e_char(F->a, NOSPAN, 0);
+    case LB_UNIT: return lcu_e_unit(F->a, NOSPAN);
+    }
+    ICE("bad base");
+}
+
+/* ---- SOACs ---- */
+LcuThunk *fl_thunk(Fl *F, int np, Sym *params, LcuExpr *body)
+{
+    Sym *ps = arena_alloc(F->a, sizeof *ps * (size_t)(np ? np : 1));
+    if (np) memcpy(ps, params, sizeof *ps * (size_t)np);
+    return lcu_thunk(F->a, NOSPAN, np, ps, body, 0, NULL);
+}
+LcuThunk *fl_thunk1(Fl *F, Sym p, LcuExpr *body) { return fl_thunk(F, 1, &p, body); }
+LcuArg *A_thunk(Fl *F, LcuThunk *t) { return lcu_arg_thunk(F->a, t); }
+LcuArg *A_expr(Fl *F, LcuExpr *e) { return lcu_arg_expr(F->a, NOSPAN, e); }
+
+LcuExpr *X_soac(Fl *F, LcuSoacKind k, int n, LcuArg **args)
+{
+    LcuArg **as = arena_alloc(F->a, sizeof *as * (size_t)n);
+    memcpy(as, args, sizeof *as * (size_t)n);
+    return lcu_e_soac(F->a, NOSPAN, lcu_soac(F->a, NOSPAN, k, n, as));
+}
+
+Sym fl_map(Fl *F, LcuBase b, Sym i, LcuExpr *body, LcuExpr *n)
+{
+    LcuArg *as[2] = { A_thunk(F, fl_thunk1(F, i, body)), A_expr(F, n) };
+    return fl_emit(F, T_vec(F, b), X_soac(F, LS_MAP, 2, as));
+}
+
+Sym fl_iota(Fl *F, LcuExpr *n)
+{
+    Sym i = fl_fresh(F, "i");
+    return fl_map(F, LB_INT, i, X_var(F, i), n);
+}
+
+Sym fl_dist(Fl *F, LcuBase b, LcuExpr *v, LcuExpr *n)
+{
+    Sym i = fl_fresh(F, "i");
+    return fl_map(F, b, i, v, n);
+}
+
+Sym fl_gather(Fl *F, LcuBase b, Sym v, Sym idx)
+{
+    Sym i = fl_fresh(F, "i");
+    return fl_map(F, b, i, X_idx(F, v, X_idx(F, idx, X_var(F, i))), X_len(F, idx));
+}
+
+/* op is a binary operator, or builtin (min/max/band/...) when op < 0. */
+static LcuThunk *monoid(Fl *F, LcuBinop op, const char *builtin)
+{
+    Sym ps[2] = { fl_fresh(F, "a"), fl_fresh(F, "b") };
+    LcuExpr *body = builtin ? X_call2(F, builtin, X_var(F, ps[0]), X_var(F, ps[1]))
+                            : X_bin(F, op, X_var(F, ps[0]), X_var(F, ps[1]));
+    return fl_thunk(F, 2, ps, body);
+}
+
+Sym fl_reduce(Fl *F, LcuBase b, LcuBinop op, const char *builtin, Sym v, LcuExpr *ident)
+{
+    Sym i = fl_fresh(F, "i");
+    LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, X_idx(F, v, X_var(F, i)))), A_expr(F, ident),
+                      A_thunk(F, monoid(F, op, builtin)), A_expr(F, X_len(F, v)) };
+    return fl_emit(F, T_base(F, b), X_soac(F, LS_REDUCE, 4, as));
+}
+
+Sym fl_any(Fl *F, Sym flags) { return fl_reduce(F, LB_BOOL, LOP_OR, NULL, flags, X_bool(F, false)); }
+Sym fl_sum_int(Fl *F, Sym v) { return fl_reduce(F, LB_INT, LOP_ADD, NULL, v, X_int(F, 0)); }
+
+Sym fl_plus_scan(Fl *F, Sym v)
+{
+    Sym i = fl_fresh(F, "i");
+    LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, X_idx(F, v, X_var(F, i)))), A_expr(F, X_int(F, 0)),
+                      A_thunk(F, monoid(F, LOP_ADD, NULL)), A_expr(F, X_len(F, v)) };
+    return fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_SCAN, 4, as));
+}
+
+Sym fl_seg_sum_int(Fl *F, Sym sd, Sym v)
+{
+    Sym i = fl_fresh(F, "i");
+    LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, X_idx(F, v, X_var(F, i)))), A_expr(F, X_int(F, 0)),
+                      A_thunk(F, monoid(F, LOP_ADD, NULL)), A_expr(F, X_var(F, sd)) };
+    return fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_SEG_REDUCE, 4, as));
+}
+
+Sym fl_empty(Fl *F, LcuBase b)
+{
+    if (b == LB_CHAR) return fl_emit(F, T_vec(F, b), lcu_e_string(F->a, NOSPAN, "", 0));
+    Sym i = fl_fresh(F, "i");
+    return fl_map(F, b, i, X_default(F, b), X_int(F, 0));
+}
+
+Sym fl_count_true(Fl *F, Sym flags)
+{
+    Sym i = fl_fresh(F, "i");
+    LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, X_call1(F, "btoi", X_idx(F, flags, X_var(F, i))))),
+                      A_expr(F, X_int(F, 0)), A_thunk(F, monoid(F, LOP_ADD, NULL)),
+                      A_expr(F, X_len(F, flags)) };
+    return fl_emit(F, T_int(F), X_soac(F, LS_REDUCE, 4, as));
+}
+
+void fl_partition_index(Fl *F, Sym flags, LcuExpr *n, Sym *idx_t, Sym *idx_f)
+{
+    Sym i = fl_fresh(F, "i"), j = fl_fresh(F, "j");
+    LcuArg *as[3] = { A_thunk(F, fl_thunk1(F, i, X_var(F, i))),
+                      A_thunk(F, fl_thunk1(F, j, X_idx(F, flags, X_var(F, j)))), A_expr(F, n) };
+    const LcuType *ts[2] = { T_vec(F, LB_INT), T_vec(F, LB_INT) };
+    Sym *r = fl_emit_tuple(F, 2, ts, X_soac(F, LS_PARTITION, 3, as));
+    *idx_t = r[0];
+    *idx_f = r[1];
+}
+
+Sym fl_filter_index(Fl *F, Sym flags, LcuExpr *n)
+{
+    Sym i = fl_fresh(F, "i"), j = fl_fresh(F, "j");
+    LcuArg *as[3] = { A_thunk(F, fl_thunk1(F, i, X_var(F, i))),
+                      A_thunk(F, fl_thunk1(F, j, X_idx(F, flags, X_var(F, j)))), A_expr(F, n) };
+    return fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_FILTER, 3, as));
+}
+
+/* ---- runtime checks ---- */
+static int site_index(Fl *F, Span sp)
+{
+    if (!sp.src) return -1;
+    for (int i = 0; i < F->site_spans.len; i++) {
+        Span *s = F->site_spans.items[i];
+        if (s->src == sp.src && s->line == sp.line && s->col == sp.col) return i;
+    }
+    Span *s = arena_alloc(F->a, sizeof *s);
+    *s = sp;
+    ptrvec_push(F->a, &F->site_spans, s);
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s:%d:%d", sp.src->name, sp.line, sp.col);
+    ptrvec_push(F->a, &F->sites, arena_strndup(F->a, buf, strlen(buf)));
+    return F->site_spans.len - 1;
+}
+
+LcuExpr *fl_site(Fl *F, const Ctx *cx, Span sp)
+{
+    return cx->site ? X_var(F, cx->site) : X_int(F, site_index(F, sp));
+}
+
+void fl_check(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg)
+{
+    LcuExpr *args[3] = { cond, fl_site(F, cx, sp), lcu_e_string(F->a, NOSPAN, msg, (int)strlen(msg)) };
+    fl_emit(F, T_base(F, LB_UNIT), X_call(F, "check", 3, args));
+}

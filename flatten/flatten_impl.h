@@ -1,0 +1,173 @@
+/* flatten_impl.h — internals shared by the flattener's files.
+ *
+ * The flattener walks the monomorphic AST once per (function, mode) and
+ * emits Flan: λcu CPU-level lets whose right-hand sides are scalar
+ * expressions, inline SOACs, library calls, calls of flattened functions
+ * and CPU ifs.  Every NESL value is an FVal: its NESL type and the CPU
+ * variables holding its flat components (flatten.h), unlifted or lifted. */
+#ifndef NESSLC_FLATTEN_IMPL_H
+#define NESSLC_FLATTEN_IMPL_H
+
+#include "flatten.h"
+#include <setjmp.h>
+#include "../frontend/prims.h"
+#include "../frontend/types.h"
+
+/* A NESL value as flat components.  In a lifted context an unlifted FVal is
+ * uniform: the same value for every element (vectorization avoidance); it is
+ * materialized (distributed) only where lifted code needs it. */
+typedef struct FVal {
+    Type *type;
+    bool lifted;
+    int n;
+    Sym *c;                     /* component variables */
+    const LcuType **t;          /* their λcu types */
+    Sym via;                    /* lifted sequences only: when set, element p of this
+                                   value is element via[p] of the components (a
+                                   distributed free variable, not copied).  Only
+                                   subscript, -> and # read it; fv_direct copies. */
+} FVal;
+
+typedef struct Env Env;
+struct Env { Binder *b; FVal v; const Env *next; };
+
+/* The statements being emitted (one CPU block). */
+typedef struct Block { PtrVec binds; struct Block *outer; } Block;
+
+typedef struct FunReq FunReq;
+
+/* Per-program state. */
+typedef struct Fl {
+    Compilation *c;
+    Arena *a;
+    Interner *in;
+    Diag *d;
+    Block *blk;                 /* current block */
+    int next_var;
+    PtrVec funs;                /* LcuFun* emitted */
+    FunReq *reqs;               /* requested function versions */
+    PtrVec queue;               /* FunReq* still to compile */
+    PtrVec sites;               /* const char* */
+    PtrVec site_spans;          /* Span* */
+    jmp_buf *fail;              /* "not supported yet": longjmp here */
+    PtrVec purity;              /* cache for fl_fun_pure */
+    PtrVec lambdas;             /* EX_LAMBDA clones seen, for calls by identity */
+    int cur_form;               /* the form being compiled (redefinitions) */
+    PtrVec *defs;               /* DefForm*: defining form of each function, when the
+                                   program redefines some function; else NULL */
+} Fl;
+
+/* The context an expression is compiled in. */
+typedef struct Ctx {
+    bool lifted;
+    Sym count;                  /* lifted: the CPU int holding the element count */
+    Sym site;                   /* in library code: the int parameter with the user's
+                                   call site; NULL in user code */
+    const Env *env;
+} Ctx;
+
+/* ---- build.c: names, emission, λcu expression helpers ---- */
+Sym fl_fresh(Fl *F, const char *prefix);
+Sym fl_emit(Fl *F, const LcuType *t, LcuExpr *rhs);             /* let x : t = rhs */
+void fl_emitn(Fl *F, int n, Sym *vars, const LcuType **ts, LcuExpr *rhs);
+Sym *fl_emit_tuple(Fl *F, int n, const LcuType **ts, LcuExpr *rhs);
+void fl_block_push(Fl *F, Block *b);
+LcuExpr *fl_block_pop(Fl *F, LcuExpr *result);                  /* -> LE_BLOCK */
+_Noreturn void fl_unsupported(Fl *F, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+const LcuType *T_int(Fl *F);
+const LcuType *T_bool(Fl *F);
+const LcuType *T_float(Fl *F);
+const LcuType *T_base(Fl *F, LcuBase b);
+const LcuType *T_vec(Fl *F, LcuBase b);
+const LcuType *T_sd(Fl *F);
+const LcuType *T_tuple(Fl *F, int n, const LcuType **ts);
+
+LcuExpr *X_var(Fl *F, Sym x);
+LcuExpr *X_int(Fl *F, int64_t v);
+LcuExpr *X_bool(Fl *F, bool v);
+LcuExpr *X_bin(Fl *F, LcuBinop op, LcuExpr *l, LcuExpr *r);
+LcuExpr *X_un(Fl *F, LcuUnop op, LcuExpr *e);
+LcuExpr *X_if(Fl *F, LcuExpr *c, LcuExpr *t, LcuExpr *e);
+LcuExpr *X_idx(Fl *F, Sym v, LcuExpr *i);
+LcuExpr *X_len(Fl *F, Sym v);
+LcuExpr *X_call(Fl *F, const char *fn, int n, LcuExpr **args);
+LcuExpr *X_call1(Fl *F, const char *fn, LcuExpr *a);
+LcuExpr *X_call2(Fl *F, const char *fn, LcuExpr *a, LcuExpr *b);
+LcuExpr *X_tuple(Fl *F, int n, LcuExpr **es);                   /* n == 1: the element; 0: () */
+LcuExpr *X_default(Fl *F, LcuBase b);                           /* 0, 0.0, false, '\0', () */
+
+/* SOACs (inline, Flan form).  A thunk body is a GPU expression over the
+ * named parameters; CPU variables may be read directly. */
+LcuThunk *fl_thunk(Fl *F, int np, Sym *params, LcuExpr *body);
+LcuThunk *fl_thunk1(Fl *F, Sym p, LcuExpr *body);
+LcuExpr *X_soac(Fl *F, LcuSoacKind k, int n, LcuArg **args);
+LcuArg *A_thunk(Fl *F, LcuThunk *t);
+LcuArg *A_expr(Fl *F, LcuExpr *e);
+/* MAP { i => body(i) } (n) with one result of base b. */
+Sym fl_map(Fl *F, LcuBase b, Sym i, LcuExpr *body, LcuExpr *n);
+/* Common scalar-vector kernels. */
+Sym fl_iota(Fl *F, LcuExpr *n);                                 /* [0..n) */
+Sym fl_dist(Fl *F, LcuBase b, LcuExpr *v, LcuExpr *n);          /* n copies of v */
+Sym fl_gather(Fl *F, LcuBase b, Sym v, Sym idx);                /* v[idx[i]] */
+Sym fl_reduce(Fl *F, LcuBase b, LcuBinop op, const char *builtin, Sym v, LcuExpr *ident);
+Sym fl_any(Fl *F, Sym flags);                                   /* or-reduce of [bool] */
+Sym fl_sum_int(Fl *F, Sym v);
+Sym fl_plus_scan(Fl *F, Sym v);                                 /* exclusive, [int] */
+Sym fl_seg_sum_int(Fl *F, Sym sd, Sym v);                       /* per segment */
+Sym fl_empty(Fl *F, LcuBase b);                                 /* a vector of length 0 */
+Sym fl_count_true(Fl *F, Sym flags);                            /* int */
+/* Indices i with flags[i] (and those without). */
+void fl_partition_index(Fl *F, Sym flags, LcuExpr *n, Sym *idx_t, Sym *idx_f);
+Sym fl_filter_index(Fl *F, Sym flags, LcuExpr *n);
+/* Runtime check: when cond (a CPU bool) holds, fail at the site. */
+void fl_check(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg);
+LcuExpr *fl_site(Fl *F, const Ctx *cx, Span sp);
+
+/* ---- rep.c: type-directed operations on flat representations ---- */
+FVal fv_make(Fl *F, Type *t, bool lifted, int n, Sym *c);
+FVal fv_slice(Fl *F, FVal v, Type *t, int from);                 /* the sub-value of type t at comp from */
+int fv_arity(Type *t, bool lifted);
+LcuExpr *fv_count(Fl *F, FVal seq);                              /* #s of an unlifted sequence */
+Sym fv_count_var(Fl *F, Type *elem, bool lifted_elems, const Sym *c);
+/* The lifted representation of element type t: gather, concat, empty, dist. */
+FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx);           /* count #idx */
+FVal rep_concat(Fl *F, Type *t, const Sym *c1, LcuExpr *n1, const Sym *c2, LcuExpr *n2);
+FVal rep_empty(Fl *F, Type *t, bool lifted);
+FVal rep_singleton(Fl *F, FVal v);                               /* unlifted v -> lifted, count 1 */
+FVal rep_dist(Fl *F, FVal v, LcuExpr *n);                        /* unlifted v -> lifted, count n */
+FVal materialize(Fl *F, const Ctx *cx, FVal v);                  /* lifted in cx */
+FVal fv_direct(Fl *F, FVal v);                                   /* without via */
+/* An unlifted sequence from the lifted representation of its elements. */
+FVal seq_of_elems(Fl *F, Type *seqt, FVal elems);
+FVal elems_of_seq(Fl *F, FVal seq);                              /* inverse */
+/* Lifted sequence [s] over a context: split into sd and lifted elements. */
+Sym lseq_sd(FVal lseq);
+FVal lseq_elems(Fl *F, FVal lseq);
+FVal lseq_make(Fl *F, Type *seqt, Sym sd, FVal elems);
+LcuExpr *X_rest(Fl *F, int n, const Sym *c);                     /* tuple of vars */
+/* Join results of an if: the result variables of type t bound to a CPU if. */
+FVal fl_emit_if(Fl *F, Type *t, bool lifted, LcuExpr *cond, LcuExpr *then_b, LcuExpr *else_b);
+Type *fl_data_fields(Fl *F, Type *t);                           /* concrete field tuple */
+
+/* ---- expr.c ---- */
+FVal fl_expr(Fl *F, const Ctx *cx, Expr *e);
+FVal fl_operand(Fl *F, const Ctx *cx, Expr *e);
+void fl_collect_lambdas(Fl *F, Expr *e);
+const Env *fl_bind(Fl *F, const Env *env, Pattern *p, FVal v);
+FVal fl_apply_fun(Fl *F, const Ctx *cx, FunDecl *fun, FVal arg, Span sp);
+FVal fl_apply_value(Fl *F, const Ctx *cx, FVal fn, FVal arg, Span sp);
+FunDecl *fl_fun_body(Fl *F, FunDecl *fun, Span sp);
+bool fl_fun_pure(Fl *F, FunDecl *fun);
+
+/* ---- prims.c ---- */
+bool fl_prim_pure(int prim);
+FVal fl_range(Fl *F, const Ctx *cx, FVal lo, FVal hi, FVal step, Span sp);
+FVal fl_prim(Fl *F, const Ctx *cx, int prim, Type *inst, int nargs, FVal *args, Span sp);
+/* Split a k-tuple argument into its top-level components. */
+void fl_split_args(Fl *F, FVal arg, int k, FVal *out);
+
+/* ---- program.c ---- */
+Sym fl_request_fun(Fl *F, FunDecl *fun, bool lifted);
+
+#endif

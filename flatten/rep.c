@@ -1,0 +1,390 @@
+/* rep.c — type-directed operations on flat representations (flatten.h).
+ *
+ * Everything structural the flattener does to nested data — indexing,
+ * packing, distributing, combining branches, appending — reduces to two
+ * recursive operations on the lifted representation of an element type:
+ * rep_gather (element j of the result is element idx[j] of the input) and
+ * rep_concat.  A sequence level is a segment descriptor; gathering its
+ * segments computes the inner index vector from the descriptors' offsets
+ * and segment ids, one MAP per level. */
+#include <string.h>
+#include "flatten_impl.h"
+
+int fv_arity(Type *t, bool lifted) { return flat_arity(t, lifted); }
+
+FVal fv_make(Fl *F, Type *t, bool lifted, int n, Sym *c)
+{
+    PtrVec ts = { 0 };
+    flat_layout(F->a, t, lifted, &ts);
+    if (ts.len != n) ICE("flatten: %d components for a type with %d", n, ts.len);
+    FVal v = { type_prune(t), lifted, n, c, (const LcuType **)ts.items, NULL };
+    return v;
+}
+
+FVal fv_slice(Fl *F, FVal v, Type *t, int from)
+{
+    int k = fv_arity(t, v.lifted);
+    if (from + k > v.n) ICE("flatten: component slice out of range");
+    return fv_make(F, t, v.lifted, k, v.c + from);
+}
+
+LcuExpr *X_rest(Fl *F, int n, const Sym *c)
+{
+    LcuExpr **es = arena_alloc(F->a, sizeof *es * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) es[i] = X_var(F, c[i]);
+    return X_tuple(F, n, es);
+}
+
+/* The concrete field tuple of a datatype instance. */
+static Type *subst(Fl *F, Type *t, DataDecl *d, Type **args)
+{
+    t = type_prune(t);
+    switch (t->kind) {
+    case TY_VAR:
+        for (int i = 0; i < d->nctx; i++)
+            if (type_prune(d->params[i]) == t) return args[i];
+        return t;
+    case TY_SEQ: return type_seq(F->a, subst(F, t->elem, d, args));
+    case TY_PAIR: return type_pair(F->a, subst(F, t->fst, d, args), subst(F, t->snd, d, args));
+    case TY_DATA: {
+        Type *r = type_new(F->a, TY_DATA);
+        r->data = t->data;
+        r->nargs = t->nargs;
+        r->args = arena_alloc(F->a, sizeof *r->args * (size_t)(t->nargs + 1));
+        for (int i = 0; i < t->nargs; i++) r->args[i] = subst(F, t->args[i], d, args);
+        return r;
+    }
+    case TY_FUN: return type_fun(F->a, subst(F, t->arg, d, args), subst(F, t->res, d, args), t->ident);
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: case TY_FUNID:
+        return t;
+    }
+    return t;
+}
+
+Type *fl_data_fields(Fl *F, Type *t)
+{
+    t = type_prune(t);
+    return subst(F, t->data->field_type, t->data, t->args);
+}
+
+static LcuBase base_of(Type *t)
+{
+    switch (type_prune(t)->kind) {
+    case TY_INT: case TY_STREAM: return LB_INT;
+    case TY_FLOAT: return LB_FLOAT;
+    case TY_BOOL: return LB_BOOL;
+    case TY_CHAR: return LB_CHAR;
+    default: ICE("flatten: not a scalar type");
+    }
+}
+
+/* The element types of a composite value, in component order: a pair's two
+ * halves, a datatype's fields, a closure's captured variables. */
+static int parts(Fl *F, Type *t, Type **out)
+{
+    t = type_prune(t);
+    switch (t->kind) {
+    case TY_PAIR: out[0] = t->fst; out[1] = t->snd; return 2;
+    case TY_DATA: out[0] = fl_data_fields(F, t); return 1;
+    default: return 0;
+    }
+}
+
+LcuExpr *fv_count(Fl *F, FVal seq)
+{
+    if (seq.n == 0) fl_unsupported(F, (Span){ 0 }, "a sequence of values without data (functions)");
+    /* #v of the first vector, or #sd (segment count, CPU only). */
+    return X_var(F, fl_emit(F, T_int(F), X_len(F, seq.c[0])));
+}
+
+/* ---- gather ---- */
+static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out)
+{
+    t = type_prune(t);
+    switch (t->kind) {
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM:
+        out[0] = fl_gather(F, base_of(t), c[0], idx);
+        return;
+    case TY_PAIR: case TY_DATA: {
+        Type *ps[2];
+        int np = parts(F, t, ps), off = 0;
+        for (int i = 0; i < np; i++) {
+            gather_into(F, ps[i], c + off, idx, out + off);
+            off += fv_arity(ps[i], true);
+        }
+        return;
+    }
+    case TY_SEQ: {
+        Sym sd = c[0];
+        Sym lens = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, sd)));
+        Sym offs = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "offsets", X_var(F, sd)));
+        Sym nl = fl_gather(F, LB_INT, lens, idx);
+        Sym nsd = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, nl)));
+        Sym noffs = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "offsets", X_var(F, nsd)));
+        Sym nsid = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "segids", X_var(F, nsd)));
+        Sym p = fl_fresh(F, "p");
+        LcuExpr *seg = X_idx(F, nsid, X_var(F, p));
+        LcuExpr *body = X_bin(F, LOP_ADD, X_idx(F, offs, X_idx(F, idx, seg)),
+                              X_bin(F, LOP_SUB, X_var(F, p), X_idx(F, noffs, X_idx(F, nsid, X_var(F, p)))));
+        Sym iidx = fl_map(F, LB_INT, p, body, X_len(F, nsid));
+        out[0] = nsd;
+        gather_into(F, t->elem, c + 1, iidx, out + 1);
+        return;
+    }
+    case TY_FUN: {
+        if (fv_arity(t, true) == 0) return;
+        Binder **bs;
+        Type **ts;
+        int k = flat_closure_captures(F->a, t, &bs, &ts);
+        int off = 0;
+        for (int i = 0; i < k; i++) {
+            gather_into(F, ts[i], c + off, idx, out + off);
+            off += fv_arity(ts[i], true);
+        }
+        return;
+    }
+    case TY_FUNID: case TY_VAR:
+        break;
+    }
+    ICE("flatten: gather over a bad type");
+}
+
+FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx)
+{
+    int n = fv_arity(t, true);
+    Sym *out = arena_alloc(F->a, sizeof *out * (size_t)(n ? n : 1));
+    gather_into(F, t, c, idx, out);
+    return fv_make(F, t, true, n, out);
+}
+
+/* ---- concat ---- */
+static void concat_into(Fl *F, Type *t, const Sym *a, LcuExpr *na, const Sym *b, LcuExpr *nb, Sym *out)
+{
+    t = type_prune(t);
+    switch (t->kind) {
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: {
+        Sym i = fl_fresh(F, "i");
+        LcuExpr *body = X_if(F, X_bin(F, LOP_LT, X_var(F, i), na), X_idx(F, a[0], X_var(F, i)),
+                             X_idx(F, b[0], X_bin(F, LOP_SUB, X_var(F, i), na)));
+        out[0] = fl_map(F, base_of(t), i, body, X_bin(F, LOP_ADD, na, nb));
+        return;
+    }
+    case TY_PAIR: case TY_DATA: {
+        Type *ps[2];
+        int np = parts(F, t, ps), off = 0;
+        for (int i = 0; i < np; i++) {
+            concat_into(F, ps[i], a + off, na, b + off, nb, out + off);
+            off += fv_arity(ps[i], true);
+        }
+        return;
+    }
+    case TY_SEQ: {
+        Sym la = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, a[0])));
+        Sym lb = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, b[0])));
+        const Sym la1[1] = { la }, lb1[1] = { lb };
+        Sym l[1];
+        concat_into(F, type_base(F->a, TY_INT), la1, na, lb1, nb, l);
+        out[0] = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, l[0])));
+        Sym ta = fl_emit(F, T_int(F), X_call1(F, "total", X_var(F, a[0])));
+        Sym tb = fl_emit(F, T_int(F), X_call1(F, "total", X_var(F, b[0])));
+        concat_into(F, t->elem, a + 1, X_var(F, ta), b + 1, X_var(F, tb), out + 1);
+        return;
+    }
+    case TY_FUN: {
+        Binder **bs;
+        Type **ts;
+        if (fv_arity(t, true) == 0) return;
+        int k = flat_closure_captures(F->a, t, &bs, &ts);
+        int off = 0;
+        for (int i = 0; i < k; i++) {
+            concat_into(F, ts[i], a + off, na, b + off, nb, out + off);
+            off += fv_arity(ts[i], true);
+        }
+        return;
+    }
+    case TY_FUNID: case TY_VAR:
+        break;
+    }
+    ICE("flatten: concat over a bad type");
+}
+
+FVal rep_concat(Fl *F, Type *t, const Sym *c1, LcuExpr *n1, const Sym *c2, LcuExpr *n2)
+{
+    int n = fv_arity(t, true);
+    Sym *out = arena_alloc(F->a, sizeof *out * (size_t)(n ? n : 1));
+    concat_into(F, t, c1, n1, c2, n2, out);
+    return fv_make(F, t, true, n, out);
+}
+
+/* ---- empty, singleton, dist ---- */
+static void empty_into(Fl *F, Type *t, bool lifted, Sym *out)
+{
+    t = type_prune(t);
+    switch (t->kind) {
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM:
+        out[0] = lifted ? fl_empty(F, base_of(t)) : fl_emit(F, T_base(F, base_of(t)), X_default(F, base_of(t)));
+        return;
+    case TY_PAIR: case TY_DATA: {
+        Type *ps[2];
+        int np = parts(F, t, ps), off = 0;
+        for (int i = 0; i < np; i++) {
+            empty_into(F, ps[i], lifted, out + off);
+            off += fv_arity(ps[i], lifted);
+        }
+        return;
+    }
+    case TY_SEQ:
+        if (lifted) {
+            Sym l = fl_empty(F, LB_INT);
+            out[0] = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, l)));
+            out++;
+        }
+        empty_into(F, t->elem, true, out);
+        return;
+    case TY_FUN: {
+        Binder **bs;
+        Type **ts;
+        if (fv_arity(t, lifted) == 0) return;
+        int k = flat_closure_captures(F->a, t, &bs, &ts);
+        int off = 0;
+        for (int i = 0; i < k; i++) {
+            empty_into(F, ts[i], lifted, out + off);
+            off += fv_arity(ts[i], lifted);
+        }
+        return;
+    }
+    case TY_FUNID: case TY_VAR:
+        break;
+    }
+    ICE("flatten: empty value of a bad type");
+}
+
+FVal rep_empty(Fl *F, Type *t, bool lifted)
+{
+    int n = fv_arity(t, lifted);
+    Sym *out = arena_alloc(F->a, sizeof *out * (size_t)(n ? n : 1));
+    empty_into(F, t, lifted, out);
+    return fv_make(F, t, lifted, n, out);
+}
+
+/* Unlifted components -> lifted components of count 1. */
+static void single_into(Fl *F, Type *t, const Sym *c, Sym *out)
+{
+    t = type_prune(t);
+    switch (t->kind) {
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: {
+        LcuExpr **e = arena_alloc(F->a, sizeof *e);
+        e[0] = X_var(F, c[0]);
+        out[0] = fl_emit(F, T_vec(F, base_of(t)), lcu_e_veclit(F->a, (Span){ 0 }, 1, e));
+        return;
+    }
+    case TY_PAIR: case TY_DATA: {
+        Type *ps[2];
+        int np = parts(F, t, ps), ou = 0, ol = 0;
+        for (int i = 0; i < np; i++) {
+            single_into(F, ps[i], c + ou, out + ol);
+            ou += fv_arity(ps[i], false);
+            ol += fv_arity(ps[i], true);
+        }
+        return;
+    }
+    case TY_SEQ: {
+        FVal s = fv_make(F, t, false, fv_arity(t, false), (Sym *)c);
+        LcuExpr **e = arena_alloc(F->a, sizeof *e);
+        e[0] = fv_count(F, s);
+        Sym l = fl_emit(F, T_vec(F, LB_INT), lcu_e_veclit(F->a, (Span){ 0 }, 1, e));
+        out[0] = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, l)));
+        memcpy(out + 1, c, sizeof *out * (size_t)s.n);
+        return;
+    }
+    case TY_FUN: {
+        Binder **bs;
+        Type **ts;
+        if (fv_arity(t, false) == 0) return;
+        int k = flat_closure_captures(F->a, t, &bs, &ts);
+        int ou = 0, ol = 0;
+        for (int i = 0; i < k; i++) {
+            single_into(F, ts[i], c + ou, out + ol);
+            ou += fv_arity(ts[i], false);
+            ol += fv_arity(ts[i], true);
+        }
+        return;
+    }
+    case TY_FUNID: case TY_VAR:
+        break;
+    }
+    ICE("flatten: singleton of a bad type");
+}
+
+FVal rep_singleton(Fl *F, FVal v)
+{
+    int n = fv_arity(v.type, true);
+    Sym *out = arena_alloc(F->a, sizeof *out * (size_t)(n ? n : 1));
+    single_into(F, v.type, v.c, out);
+    return fv_make(F, v.type, true, n, out);
+}
+
+FVal rep_dist(Fl *F, FVal v, LcuExpr *n)
+{
+    Type *t = type_prune(v.type);
+    switch (t->kind) {
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: {
+        Sym *o = arena_alloc(F->a, sizeof *o);
+        o[0] = fl_dist(F, base_of(t), X_var(F, v.c[0]), n);
+        return fv_make(F, t, true, 1, o);
+    }
+    default: break;
+    }
+    /* Composite: gather n copies of the singleton. */
+    FVal one = rep_singleton(F, v);
+    Sym i = fl_fresh(F, "i");
+    Sym zeros = fl_map(F, LB_INT, i, X_int(F, 0), n);
+    return rep_gather(F, t, one.c, zeros);
+}
+
+FVal fv_direct(Fl *F, FVal v)
+{
+    if (!v.via) return v;
+    return rep_gather(F, v.type, v.c, v.via);
+}
+
+FVal materialize(Fl *F, const Ctx *cx, FVal v)
+{
+    if (v.lifted) return v;
+    if (!cx->lifted) ICE("flatten: materialize outside a lifted context");
+    return rep_dist(F, v, X_var(F, cx->count));
+}
+
+/* ---- sequences ---- */
+FVal seq_of_elems(Fl *F, Type *seqt, FVal elems)
+{
+    return fv_make(F, seqt, false, elems.n, elems.c);
+}
+
+FVal elems_of_seq(Fl *F, FVal seq)
+{
+    return fv_make(F, type_prune(seq.type)->elem, true, seq.n, seq.c);
+}
+
+Sym lseq_sd(FVal lseq) { return lseq.c[0]; }
+
+FVal lseq_elems(Fl *F, FVal lseq)
+{
+    return fv_make(F, type_prune(lseq.type)->elem, true, lseq.n - 1, lseq.c + 1);
+}
+
+FVal lseq_make(Fl *F, Type *seqt, Sym sd, FVal elems)
+{
+    Sym *c = arena_alloc(F->a, sizeof *c * (size_t)(elems.n + 1));
+    c[0] = sd;
+    memcpy(c + 1, elems.c, sizeof *c * (size_t)elems.n);
+    return fv_make(F, seqt, true, elems.n + 1, c);
+}
+
+FVal fl_emit_if(Fl *F, Type *t, bool lifted, LcuExpr *cond, LcuExpr *then_b, LcuExpr *else_b)
+{
+    PtrVec ts = { 0 };
+    flat_layout(F->a, t, lifted, &ts);
+    Sym *c = fl_emit_tuple(F, ts.len, (const LcuType **)ts.items, X_if(F, cond, then_b, else_b));
+    return fv_make(F, t, lifted, ts.len, c);
+}
