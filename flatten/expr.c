@@ -276,6 +276,55 @@ static const Env *gather_env(Fl *F, const Env *env, const BSet *vars, Sym idx)
     return out;
 }
 
+/* ---- bodies of lifted contexts ---- */
+/* Can this Flan statement run in a context of no elements without effect?
+ * SOACs then have nothing to do; calls (recursion), library calls and
+ * checks of uniform values must not run. */
+static bool safe_when_empty(const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_STRING:
+    case LE_LEN: case LE_VECLIT: case LE_TUPLE: case LE_SOAC: case LE_UNOP:
+        return true;
+    case LE_BINOP: return e->u.bin.op != LOP_DIV && e->u.bin.op != LOP_MOD;
+    case LE_CALL: {
+        const char *f = e->u.call.name;
+        return !strcmp(f, "lengths") || !strcmp(f, "offsets") || !strcmp(f, "segids") ||
+               !strcmp(f, "total") || !strcmp(f, "make_sd");
+    }
+    case LE_IF: return safe_when_empty(e->u.if_.then_e) && safe_when_empty(e->u.if_.else_e);
+    case LE_BLOCK:
+        for (int i = 0; i < e->u.block.nbinds; i++)
+            if (!safe_when_empty(e->u.block.binds[i]->rhs)) return false;
+        return true;
+    case LE_INDEX: case LE_LET: case LE_RUN: case LE_LIB:
+        return false;
+    }
+    return false;
+}
+
+/* The body of a lifted context, skipped when the context is empty (which
+ * is what ends recursion) unless running it on no elements is harmless. */
+static FVal guarded_body(Fl *F, const Ctx *sub, Type *t, Expr *body)
+{
+    Block bb;
+    fl_block_push(F, &bb);
+    FVal r = materialize(F, sub, fl_expr(F, sub, body));
+    bool safe = true;
+    for (int i = 0; i < bb.binds.len && safe; i++) safe = safe_when_empty(((LcuBind *)bb.binds.items[i])->rhs);
+    if (safe) {
+        F->blk = bb.outer;
+        for (int i = 0; i < bb.binds.len; i++) ptrvec_push(F->a, &F->blk->binds, bb.binds.items[i]);
+        return r;
+    }
+    LcuExpr *rb = fl_block_pop(F, X_rest(F, r.n, r.c));
+    Block bz;
+    fl_block_push(F, &bz);
+    FVal z = rep_empty(F, t, true);
+    LcuExpr *zb = fl_block_pop(F, X_rest(F, z.n, z.c));
+    return fl_emit_if(F, t, true, X_bin(F, LOP_EQ, X_var(F, sub->count), X_int(F, 0)), zb, rb);
+}
+
 /* ---- if ---- */
 static void block_reenter(Fl *F, Block *b) { b->outer = F->blk; F->blk = b; }
 
@@ -322,14 +371,7 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
         Ctx sub = *cx;
         sub.env = gather_env(F, cx->env, &fv, idx[k]);
         sub.count = fl_emit(F, T_int(F), X_len(F, idx[k]));
-        Block bb, bz;
-        fl_block_push(F, &bz);
-        FVal z = rep_empty(F, t, true);
-        LcuExpr *zb = fl_block_pop(F, X_rest(F, z.n, z.c));
-        fl_block_push(F, &bb);
-        FVal r = materialize(F, &sub, fl_expr(F, &sub, br[k]));
-        LcuExpr *rb = fl_block_pop(F, X_rest(F, r.n, r.c));
-        res[k] = fl_emit_if(F, t, true, X_bin(F, LOP_EQ, X_var(F, sub.count), X_int(F, 0)), zb, rb);
+        res[k] = guarded_body(F, &sub, t, br[k]);
     }
     /* Combine: element i of the result is at inv[i] of then ++ else. */
     const Sym it1[1] = { it }, ie1[1] = { ie };
@@ -407,14 +449,7 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
         in = packed;
     }
     Type *et = type_prune(rt)->elem;
-    Block bz, bb;
-    fl_block_push(F, &bz);
-    FVal z = rep_empty(F, et, true);
-    LcuExpr *zb = fl_block_pop(F, X_rest(F, z.n, z.c));
-    fl_block_push(F, &bb);
-    FVal r = materialize(F, &in, fl_expr(F, &in, e->a));
-    LcuExpr *rb = fl_block_pop(F, X_rest(F, r.n, r.c));
-    FVal res = fl_emit_if(F, et, true, X_bin(F, LOP_EQ, X_var(F, in.count), X_int(F, 0)), zb, rb);
+    FVal res = guarded_body(F, &in, et, e->a);
     return cx->lifted ? lseq_make(F, rt, result_sd, res) : seq_of_elems(F, rt, res);
 }
 
