@@ -10,6 +10,7 @@
 #
 # Variables: TESTS="filter..." limits the program tests, JOBS=N their
 # parallelism, MODE=m the executor (see tests/run_tests.sh --help),
+# TEST_TIMEOUT=S the per-test time limit (default 60 s, check-asan 300 s),
 # FUZZ_ITERS=N / FUZZ_SEED=N the fuzzer's run, V=1 full command lines.
 
 .DEFAULT_GOAL := all
@@ -139,7 +140,8 @@ unit: $(UNIT_BINS)
 	done
 
 HARNESS = tests/run_tests.sh --nesslc $(BIN) --unit $(BUILD)/unit \
-          $(if $(JOBS),--jobs $(JOBS)) $(if $(MODE),--mode $(MODE))
+          $(if $(JOBS),--jobs $(JOBS)) $(if $(MODE),--mode $(MODE)) \
+          $(if $(TEST_TIMEOUT),--timeout $(TEST_TIMEOUT))
 
 check: $(BIN) unit
 	@$(HARNESS) $(TESTS)
@@ -147,8 +149,9 @@ check: $(BIN) unit
 check-unit: unit
 	@$(HARNESS) --unit-only $(TESTS)
 
+# Sanitized code runs several times slower: a longer per-test limit.
 check-asan:
-	@$(MAKE) BUILD=build-asan BIN=build-asan/nesslc SAN=1 check
+	@$(MAKE) BUILD=build-asan BIN=build-asan/nesslc SAN=1 TEST_TIMEOUT=300 check
 
 # ---- fuzzing ----------------------------------------------------------------
 FUZZ_ITERS ?= 100000

@@ -359,29 +359,83 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
         LcuExpr *eb = fl_block_pop(F, X_rest(F, re.n, re.c));
         return fl_emit_if(F, t, lifted, X_var(F, c.c[0]), tb, eb);
     }
-    /* Lifted condition: partition the context. */
+    /* Lifted condition: partition the context.  When all elements take the
+     * same branch (common in recursion on equal-sized parts), the branch
+     * runs on the context as it is: no packing, no combining. */
     Sym flags = c.c[0];
+    LcuExpr *N = X_var(F, cx->count);
+    Sym nt = fl_count_true(F, flags);
+    Sym ne = fl_emit(F, T_int(F), X_bin(F, LOP_SUB, N, X_var(F, nt)));
+    Sym mixed = fl_emit(F, T_bool(F), X_bin(F, LOP_AND, X_bin(F, LOP_NE, X_var(F, nt), X_int(F, 0)),
+                                                  X_bin(F, LOP_NE, X_var(F, ne), X_int(F, 0))));
     Sym it, ie;
-    fl_partition_index(F, flags, X_var(F, cx->count), &it, &ie);
+    {
+        Block bp, bn;
+        fl_block_push(F, &bp);
+        fl_partition_index(F, flags, N, &it, &ie);
+        LcuExpr *pr[2] = { X_var(F, it), X_var(F, ie) };
+        LcuExpr *pb = fl_block_pop(F, X_tuple(F, 2, pr));
+        fl_block_push(F, &bn);
+        Sym e0 = fl_empty(F, LB_INT), e1 = fl_empty(F, LB_INT);
+        LcuExpr *nr[2] = { X_var(F, e0), X_var(F, e1) };
+        LcuExpr *nb = fl_block_pop(F, X_tuple(F, 2, nr));
+        const LcuType *ts[2] = { T_vec(F, LB_INT), T_vec(F, LB_INT) };
+        Sym *r = fl_emit_tuple(F, 2, ts, X_if(F, X_var(F, mixed), pb, nb));
+        it = r[0];
+        ie = r[1];
+    }
     Expr *br[2] = { e->b, e->c };
-    Sym idx[2] = { it, ie };
+    Sym idx[2] = { it, ie }, cnt[2] = { nt, ne };
     FVal res[2];
     for (int k = 0; k < 2; k++) {
         BSet fv = free_vars(F, br[k], NULL, NULL);
         Ctx sub = *cx;
-        sub.env = gather_env(F, cx->env, &fv, idx[k]);
-        sub.count = fl_emit(F, T_int(F), X_len(F, idx[k]));
+        sub.env = cx->env;
+        for (int i = 0; i < fv.v.len; i++) {
+            Binder *b = fv.v.items[i];
+            const FVal *v = env_find(cx->env, b);
+            if (!v || !v->lifted) continue;
+            FVal w = *v;
+            Block bg, bs;
+            fl_block_push(F, &bg);
+            if (v->via) {
+                Sym g = fl_gather(F, LB_INT, v->via, idx[k]);
+                LcuExpr *gb = fl_block_pop(F, X_var(F, g));
+                fl_block_push(F, &bs);
+                LcuExpr *sb = fl_block_pop(F, X_var(F, v->via));
+                w.via = fl_emit(F, T_vec(F, LB_INT), X_if(F, X_var(F, mixed), gb, sb));
+            } else {
+                FVal g = rep_gather(F, v->type, v->c, idx[k]);
+                LcuExpr *gb = fl_block_pop(F, X_rest(F, g.n, g.c));
+                fl_block_push(F, &bs);
+                LcuExpr *sb = fl_block_pop(F, X_rest(F, v->n, v->c));
+                w = fl_emit_if(F, v->type, true, X_var(F, mixed), gb, sb);
+            }
+            sub.env = env_add(F, sub.env, b, w);
+        }
+        sub.count = cnt[k];
         res[k] = guarded_body(F, &sub, t, br[k]);
     }
     /* Combine: element i of the result is at inv[i] of then ++ else. */
+    Block bc, bu, b1, b2;
+    fl_block_push(F, &bc);
     const Sym it1[1] = { it }, ie1[1] = { ie };
-    FVal cat = rep_concat(F, type_base(F->a, TY_INT), it1, X_len(F, it), ie1, X_len(F, ie));
+    FVal cat = rep_concat(F, type_base(F->a, TY_INT), it1, X_var(F, nt), ie1, X_var(F, ne));
     Sym j = fl_fresh(F, "j"), k = fl_fresh(F, "k");
     LcuArg *as[3] = { A_thunk(F, fl_thunk1(F, j, X_var(F, j))),
-                      A_thunk(F, fl_thunk1(F, k, X_idx(F, cat.c[0], X_var(F, k)))), A_expr(F, X_var(F, cx->count)) };
+                      A_thunk(F, fl_thunk1(F, k, X_idx(F, cat.c[0], X_var(F, k)))), A_expr(F, N) };
     Sym inv = fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_PERMUTE, 3, as));
-    FVal both = rep_concat(F, t, res[0].c, X_len(F, it), res[1].c, X_len(F, ie));
-    return rep_gather(F, t, both.c, inv);
+    FVal both = rep_concat(F, t, res[0].c, X_var(F, nt), res[1].c, X_var(F, ne));
+    FVal comb = rep_gather(F, t, both.c, inv);
+    LcuExpr *cb = fl_block_pop(F, X_rest(F, comb.n, comb.c));
+    fl_block_push(F, &bu);
+    fl_block_push(F, &b1);
+    LcuExpr *eb = fl_block_pop(F, X_rest(F, res[1].n, res[1].c));
+    fl_block_push(F, &b2);
+    LcuExpr *tb = fl_block_pop(F, X_rest(F, res[0].n, res[0].c));
+    FVal one = fl_emit_if(F, t, true, X_bin(F, LOP_EQ, X_var(F, nt), X_int(F, 0)), eb, tb);
+    LcuExpr *ub = fl_block_pop(F, X_rest(F, one.n, one.c));
+    return fl_emit_if(F, t, true, X_var(F, mixed), cb, ub);
 }
 
 /* ---- apply-to-each ---- */

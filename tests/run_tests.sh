@@ -5,7 +5,8 @@
 # with a sibling NAME.expected, in every mode (executor; default: the AST
 # interpreter and the λcu interpreter), all against the one expected output.
 # Each runs in its own directory as
-#     timeout 60 NESSLC <mode options> NAME.nesl 2>&1   (or NAME.lcu)
+#     timeout LIMIT NESSLC <mode options> NAME.nesl 2>&1   (or NAME.lcu)
+# (LIMIT: --timeout, default 60 s)
 # and passes iff the merged output equals NAME.expected byte for byte and the
 # exit status agrees with it: nonzero iff the expected output has a line
 # containing `error:` or `RUNTIME ERROR`.  NAME.args, if present, holds the
@@ -28,6 +29,7 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
 
   --nesslc PATH   compiler to test (default: ./nesslc at the repository root)
   --jobs N        tests run in parallel (default: number of CPUs)
+  --timeout S     seconds a test may run (default 60; sanitizer builds need more)
   --mode MODE     executor, repeatable or comma-separated
                   interp  the reference AST interpreter (--interp)
                   lcu     flattening + the λcu interpreter (--interp=lcu)
@@ -53,6 +55,7 @@ mode_opts() {
 }
 
 nesslc=$root/nesslc
+limit=60
 jobs=$(nproc 2>/dev/null || echo 4)
 modes=()
 unit_dir=
@@ -66,6 +69,8 @@ while [ $# -gt 0 ]; do
         --nesslc=*) nesslc=${1#*=}; shift ;;
         --jobs|-j) jobs=$2; shift 2 ;;
         --jobs=*) jobs=${1#*=}; shift ;;
+        --timeout) limit=$2; shift 2 ;;
+        --timeout=*) limit=${1#*=}; shift ;;
         --mode) IFS=, read -r -a m <<<"$2"; modes+=("${m[@]}"); shift 2 ;;
         --mode=*) IFS=, read -r -a m <<<"${1#*=}"; modes+=("${m[@]}"); shift ;;
         --unit) unit_dir=$2; shift 2 ;;
@@ -83,6 +88,7 @@ for m in "${modes[@]}"; do
     mode_opts "$m" >/dev/null || { echo "run_tests.sh: unknown mode '$m'" >&2; exit 2; }
 done
 case $jobs in ''|*[!0-9]*|0) echo "run_tests.sh: bad --jobs '$jobs'" >&2; exit 2 ;; esac
+case $limit in ''|*[!0-9]*|0) echo "run_tests.sh: bad --timeout '$limit'" >&2; exit 2 ;; esac
 
 # Tests cd into their own directory, so paths must be absolute.
 abspath() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
@@ -162,13 +168,13 @@ run_prog() {   # i, test path, mode
     fi
     # $opts is split into words on purpose; -f keeps it from globbing.
     set -f
-    (cd "$dir" && exec timeout 60 "$nesslc" $opts "$file") >"$out" 2>&1
+    (cd "$dir" && exec timeout "$limit" "$nesslc" $opts "$file") >"$out" 2>&1
     local st=$?
     set +f
     local want_err=0
     grep -q -e 'error:' -e 'RUNTIME ERROR' "$exp" && want_err=1
     if [ $st -eq 124 ]; then
-        echo "(timed out after 60 s)" >>"$out"
+        echo "(timed out after $limit s)" >>"$out"
         report_fail "$i" "$title" "$st" "$exp" "$out"
     elif ! cmp -s "$exp" "$out"; then
         report_fail "$i" "$title" "$st" "$exp" "$out"
@@ -184,13 +190,13 @@ run_prog() {   # i, test path, mode
 
 run_unit() {   # i, name, binary
     local out=$tmp/$1.out st
-    (cd "$root" && exec timeout 60 "$3") >"$out" 2>&1
+    (cd "$root" && exec timeout "$limit" "$3") >"$out" 2>&1
     st=$?
     if [ $st -eq 0 ]; then
         echo "PASS: $2" >"$tmp/$1.log"
         echo PASS >"$tmp/$1.res"
     else
-        [ $st -eq 124 ] && echo "(timed out after 60 s)" >>"$out"
+        [ $st -eq 124 ] && echo "(timed out after $limit s)" >>"$out"
         report_fail "$1" "$2" "$st" "" "$out"
     fi
 }
