@@ -46,8 +46,10 @@ static Type *resolve(Mono *mo, Type *t, const Subst *s)
     case TY_FUN: {
         Type *id = t->ident ? type_prune(t->ident) : NULL;
         Type *rid;
-        if (id && id->kind == TY_FUNID) rid = id;
-        else {
+        if (id && id->kind == TY_FUNID) {
+            rid = id;       /* a lambda of the generic body: this instance's own identity */
+            for (int i = 0; i < s->len; i++) if (s->from[i] == id) rid = s->to[i];
+        } else {
             rid = NULL;
             for (int i = 0; id && i < s->len; i++) if (s->from[i] == id) rid = s->to[i];
             if (!rid) { rid = type_new(A, TY_FUNID); rid->funid = rid; }
@@ -148,10 +150,13 @@ static Expr *clone_expr(Mono *mo, const Expr *e, const Subst *s)
         }
         n->a = clone_expr(mo, e->a, s);
         break;
-    case EX_LAMBDA:
+    case EX_LAMBDA: {
         n->param = clone_pattern(mo, e->param, s);
         n->a = clone_expr(mo, e->a, s);
+        Type *nid = n->type && type_prune(n->type)->kind == TY_FUN ? type_prune(type_prune(n->type)->ident) : NULL;
+        if (nid && nid->kind == TY_FUNID && nid->funid_kind == FID_LAMBDA && !nid->funid) nid->funid = n;
         break;
+    }
     case EX_OP:
         for (int i = 0; i < e->nargs; i++) n->args[i] = clone_expr(mo, e->args[i], s);
         break;
@@ -179,6 +184,65 @@ static Expr *clone_expr(Mono *mo, const Expr *e, const Subst *s)
     return n;
 }
 
+/* Each instance's copy of a lambda gets its own function identity (bound
+ * when the copy is made), so that a closure's type says which copy, with
+ * which concrete captured variables, it is. */
+static bool mentions(Type *t, Type *id)
+{
+    t = type_prune(t);
+    if (!t) return false;
+    switch (t->kind) {
+    case TY_FUNID: return t == id;
+    case TY_SEQ: return mentions(t->elem, id);
+    case TY_PAIR: return mentions(t->fst, id) || mentions(t->snd, id);
+    case TY_FUN: return mentions(t->arg, id) || mentions(t->res, id) || (t->ident && mentions(t->ident, id));
+    case TY_DATA:
+        for (int i = 0; i < t->nargs; i++) if (mentions(t->args[i], id)) return true;
+        return false;
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: case TY_VAR: return false;
+    }
+    return false;
+}
+
+/* fun_type: the generic function's type; a lambda that escapes through it
+ * keeps its identity (callers see that one). */
+static void fresh_lambda_ids(Mono *mo, Subst *s, const Expr *e, Type *fun_type)
+{
+    if (!e) return;
+    switch (e->kind) {
+    case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_CHAR: case EX_STRING: case EX_EMPTY: case EX_VAR:
+        return;
+    case EX_LAMBDA: {
+        Type *t = type_prune(e->type);
+        Type *id = t && t->kind == TY_FUN && t->ident ? type_prune(t->ident) : NULL;
+        if (id && id->kind == TY_FUNID && id->funid_kind == FID_LAMBDA && id->funid == e && !mentions(fun_type, id)) {
+            Type *nid = type_new(mo->c->arena, TY_FUNID);
+            nid->funid_kind = FID_LAMBDA;
+            subst_add(mo, s, id, nid);
+        }
+        fresh_lambda_ids(mo, s, e->a, fun_type);
+        return;
+    }
+    case EX_PAIR: case EX_APPLY: case EX_SUBSCRIPT: case EX_IF: case EX_RANGE: case EX_TIME:
+        fresh_lambda_ids(mo, s, e->a, fun_type); fresh_lambda_ids(mo, s, e->b, fun_type); fresh_lambda_ids(mo, s, e->c, fun_type);
+        return;
+    case EX_LET:
+        for (int i = 0; i < e->nbinds; i++) fresh_lambda_ids(mo, s, e->binds[i].value, fun_type);
+        fresh_lambda_ids(mo, s, e->a, fun_type);
+        return;
+    case EX_OP:
+        for (int i = 0; i < e->nargs; i++) fresh_lambda_ids(mo, s, e->args[i], fun_type);
+        return;
+    case EX_EACH:
+        for (int i = 0; i < e->ngens; i++) fresh_lambda_ids(mo, s, e->gens[i].seq, fun_type);
+        fresh_lambda_ids(mo, s, e->a, fun_type); fresh_lambda_ids(mo, s, e->b, fun_type);
+        return;
+    case EX_SEQ:
+        for (int i = 0; i < e->nelems; i++) fresh_lambda_ids(mo, s, e->elems[i], fun_type);
+        return;
+    }
+}
+
 static TopForm *clone_form(Mono *mo, const TopForm *f)
 {
     TopForm *n = arena_alloc(mo->c->arena, sizeof *n);
@@ -198,6 +262,7 @@ static void drain(Mono *mo)
         FunDecl *g = inst->generic;
         Subst s = {0};
         match(mo, &s, g->type, inst->type);
+        fresh_lambda_ids(mo, &s, g->body, g->type);
         inst->param = clone_pattern(mo, g->param, &s);
         inst->body = clone_expr(mo, g->body, &s);
     }

@@ -220,7 +220,7 @@ bool type_equal_ident(Type *a, Type *b)
     case TY_VAR: return false;
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: return true;
     case TY_FUNID:
-        return a->funid == b->funid || (a->funid_kind == FID_NONE && b->funid_kind == FID_NONE);
+        return (a->funid && a->funid == b->funid) || (a->funid_kind == FID_NONE && b->funid_kind == FID_NONE);
     case TY_SEQ: return type_equal_ident(a->elem, b->elem);
     case TY_PAIR: return type_equal_ident(a->fst, b->fst) && type_equal_ident(a->snd, b->snd);
     case TY_FUN:
