@@ -5,6 +5,8 @@
 #   make check-unit   build and run only tests/unit/*.c
 #   make check-asan   the same suite on an ASan+UBSan build in build-asan/
 #   make fuzz         fuzz the front end (ASan+UBSan), not part of check
+#   make difftest     random programs through every executor, compared
+#                     (N=programs SEED=first seed; doc/difftest.md)
 #   make install      PREFIX/bin/nesslc and PREFIX/share/doc/nesslc
 #   make clean        remove build outputs (distclean: also config.mk)
 #
@@ -67,8 +69,14 @@ SRCS := $(sort $(foreach d,$(PHASES),$(wildcard $(d)/*.c)))
 MAIN_SRC := driver/main.c
 
 GEN_HDRS := $(GEN)/parser.h $(GEN)/lexer.h
-GEN_SRCS := $(GEN)/parser.c $(GEN)/lexer.c $(GEN)/prelude_text.c
+GEN_SRCS := $(GEN)/parser.c $(GEN)/lexer.c $(GEN)/prelude_text.c $(GEN)/rt_text.c
 LIB_NESL := $(sort $(wildcard lib/*.nesl))
+# The runtime of generated programs (rt/): embedded in nesslc, which writes
+# it next to each generated program (cudagen/cgen.c).
+RT_FILES := $(sort $(wildcard rt/*.h rt/*.c))
+RT_OBJS := $(patsubst rt/%.c,$(BUILD)/rt/%.o,$(filter %.c,$(RT_FILES)))
+CGEN_CFLAGS ?= -O2 -std=c11
+OPENMP_CFLAGS ?=
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 OBJS := $(call obj,$(SRCS))
@@ -84,7 +92,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 # ---- main targets -----------------------------------------------------------
 .PHONY: all unit check check-unit check-asan fuzz install uninstall clean distclean FORCE
 
-all: $(BIN)
+all: $(BIN) $(RT_OBJS)
 
 $(BIN): $(OBJS) $(GEN_OBJS)
 	$(say) LINK $@
@@ -102,6 +110,18 @@ $(BUILD)/obj/gen/%.o: $(GEN)/%.c config.mk | $(GEN_HDRS)
 	@mkdir -p $(@D)
 	$(say) CC $<
 	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(GEN_WARNFLAGS) -MMD -MP -c $< -o $@
+
+# The C compiler, its flags for generated programs and OpenMP's (configure)
+# are compiled into the back end.
+$(call obj,cudagen/cgen.c): ALL_CPPFLAGS += -DNESSLC_CC='"$(CC)"' \
+    -DNESSLC_CGEN_CFLAGS='"$(CGEN_CFLAGS)"' -DNESSLC_OPENMP_CFLAGS='"$(OPENMP_CFLAGS)"'
+
+# The runtime is compiled here only to keep it warning-free (with OpenMP, as
+# generated programs use it); nesslc embeds its sources.
+$(BUILD)/rt/%.o: rt/%.c config.mk
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) -Irt -std=c11 $(WARNFLAGS) $(CFLAGS) $(OPENMP_CFLAGS) -MMD -MP -c $< -o $@
 
 # Pattern rules with two targets are run once for both (a grouped target).
 $(GEN)/%.c $(GEN)/%.h: frontend/%.y
@@ -123,6 +143,14 @@ $(GEN)/prelude.list: FORCE
 $(GEN)/prelude_text.c: lib/embed.sh $(GEN)/prelude.list $(LIB_NESL)
 	$(say) EMBED "$(LIB_NESL)"
 	$(Q)sh lib/embed.sh $(LIB_NESL) > $@.tmp && mv $@.tmp $@
+
+$(GEN)/rt.list: FORCE
+	@mkdir -p $(@D)
+	@echo '$(RT_FILES)' | cmp -s - $@ || echo '$(RT_FILES)' > $@
+
+$(GEN)/rt_text.c: rt/embed.sh $(GEN)/rt.list $(RT_FILES)
+	$(say) EMBED "$(RT_FILES)"
+	$(Q)sh rt/embed.sh $(RT_FILES) > $@.tmp && mv $@.tmp $@
 
 # ---- tests ------------------------------------------------------------------
 $(BUILD)/unit/%: tests/unit/%.c $(LIB_OBJS) config.mk | $(GEN_HDRS)
@@ -166,6 +194,16 @@ fuzz:
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	    build-asan/fuzz_frontend -n $(FUZZ_ITERS) -s $(FUZZ_SEED)
 
+# ---- random-program differential testing (doc/difftest.md) -----------------
+# N programs from seeds SEED..SEED+N-1 (tests/gen/nesl_gen.py) run through
+# every executor; disagreements are minimized into $(BUILD)/difftest/.
+.PHONY: difftest
+N ?= 200
+SEED ?= 1
+difftest: $(BIN)
+	@python3 tests/gen/difftest.py --nesslc $(BIN) -n $(N) -s $(SEED) \
+	    --out $(BUILD)/difftest $(if $(JOBS),-j $(JOBS)) $(DIFFTEST_FLAGS)
+
 # ---- install / clean --------------------------------------------------------
 DOCDIR = $(PREFIX)/share/doc/nesslc
 
@@ -186,4 +224,4 @@ distclean: clean
 
 FORCE:
 
--include $(OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(UNIT_BINS:=.d) $(BUILD)/fuzz_frontend.d
+-include $(OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(BUILD)/fuzz_frontend.d

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../frontend/frontend.h"
+#include "../cudagen/cudagen.h"
 #include "../flatten/flatten.h"
 #include "../interp/interp.h"
 #include "../interp/run_flat.h"
@@ -10,7 +11,7 @@
 
 #define NESSLC_VERSION "0.1.0"
 
-typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO, EMIT_FLAN, EMIT_LCU } EmitKind;
+typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO, EMIT_FLAN, EMIT_LCU, EMIT_C } EmitKind;
 
 typedef struct Options {
     const char *input;
@@ -22,7 +23,12 @@ typedef struct Options {
     const char *output;
     int print_length;
     bool keep_going;
+    bool keep;         /* --keep: OUTPUT.c next to the executable */
+    bool no_openmp;    /* --no-openmp */
 } Options;
+
+/* -o PROG with neither --emit nor --interp: build an executable. */
+static bool builds_exe(const Options *o) { return o->output && !o->interp && o->emit == EMIT_NONE; }
 
 static void usage(FILE *out)
 {
@@ -45,12 +51,18 @@ static void usage(FILE *out)
 "                           before --emit=lcu or --interp=lcu\n"
 "  --stats                  with --interp=lcu: print kernel launches and SOAC work after\n"
 "                           the program's output\n"
-"  -o FILE                  write the output to FILE instead of standard output\n"
+"  -o FILE                  write the output to FILE instead of standard output; without\n"
+"                           --emit or --interp (FILE.lcu): build the executable FILE\n"
+"  --emit=c                 FILE.lcu: print the C program the C back end generates\n"
+"  --target=c               generate C with OpenMP (the default; --target=cuda is not\n"
+"                           supported yet)\n"
+"  --keep                   with -o: keep the generated C as FILE.c\n"
+"  --no-openmp              with -o: compile the generated C without OpenMP\n"
 "  --print-length=N         elements of a sequence printed before ',...' (default 100, 0 = all)\n"
 "  --help                   show this help and exit\n"
 "  --version                show the version and exit\n"
 "\n"
-"Code generation (-o executable, --target=cuda|c) is not supported yet; see doc/.\n", out);
+"Code generation: the C back end (doc/codegen.md) takes .lcu files.\n", out);
 }
 
 static int parse_options(int argc, char **argv, Options *o)
@@ -74,6 +86,14 @@ static int parse_options(int argc, char **argv, Options *o)
         else if (!strcmp(a, "--emit=mono")) o->emit = EMIT_MONO;
         else if (!strcmp(a, "--emit=flan")) o->emit = EMIT_FLAN;
         else if (!strcmp(a, "--emit=lcu")) o->emit = EMIT_LCU;
+        else if (!strcmp(a, "--emit=c")) o->emit = EMIT_C;
+        else if (!strcmp(a, "--target=c")) { /* the default */ }
+        else if (!strncmp(a, "--target=", 9)) {
+            fprintf(stderr, "nesslc: error: --target=%s is not supported yet (only --target=c)\n", a + 9);
+            return -1;
+        }
+        else if (!strcmp(a, "--keep")) o->keep = true;
+        else if (!strcmp(a, "--no-openmp")) o->no_openmp = true;
         else if (!strncmp(a, "--emit=", 7)) {
             fprintf(stderr, "nesslc: error: unknown --emit kind '%s' (expected ast, typed, mono, flan or lcu)\n", a + 7);
             return -1;
@@ -101,8 +121,8 @@ static int parse_options(int argc, char **argv, Options *o)
         else o->input = a;
     }
     if (!o->input) { fprintf(stderr, "nesslc: error: no input file (try --help)\n"); return -1; }
-    if (!o->interp && o->emit == EMIT_NONE) {
-        fprintf(stderr, "nesslc: error: code generation is not supported yet; use --interp or --emit=ast|typed|mono|flan|lcu\n");
+    if (!o->interp && o->emit == EMIT_NONE && !o->output) {
+        fprintf(stderr, "nesslc: error: nothing to do; use -o PROG (an executable), --interp or --emit=ast|typed|mono|flan|lcu|c\n");
         return -1;
     }
     return 0;
@@ -183,6 +203,28 @@ static int drive_lcu_formed(const Source *src, FILE *out, Diag *d, const Options
     return st;
 }
 
+/* A .lcu file through the C back end: parse, check, form kernels, check,
+ * then print the C (--emit=c) or build the executable (-o PROG). */
+static int drive_lcu_c(const Source *src, FILE *out, Diag *d, const Options *o)
+{
+    Arena *a = arena_new();
+    Interner *in = interner_new();
+    int st = 1;
+    LcuProgram *p = lcu_parse(a, in, d, src);
+    if (p && lcu_check(a, in, d, p)) {
+        LcuProgram *k = lcu_form_kernels(a, in, p);
+        if (!check_built(a, in, k, "kernel-formed λcu")) st = 3;
+        else if (o->emit == EMIT_C) st = cgen_emit_c(out, stderr, k, src->name) ? 0 : 1;
+        else {
+            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp };
+            st = cgen_build(k, src->name, &bo, stderr);
+        }
+    }
+    interner_free(in);
+    arena_free(a);
+    return st;
+}
+
 /* A NESL program through flattening: --emit=flan, --emit=lcu, --interp=lcu. */
 static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Options *o)
 {
@@ -225,7 +267,7 @@ int main(int argc, char **argv)
     Source src = { o.input, text, len };
 
     FILE *out = stdout;
-    if (o.output && !(out = fopen(o.output, "w"))) {
+    if (o.output && !builds_exe(&o) && !(out = fopen(o.output, "w"))) {
         fprintf(stderr, "nesslc: error: cannot open '%s' for writing: %s\n", o.output, strerror(errno));
         free(text);
         return 1;
@@ -236,11 +278,13 @@ int main(int argc, char **argv)
     size_t nlen = strlen(o.input);
     if (nlen > 4 && !strcmp(o.input + nlen - 4, ".lcu")) {
         /* λcu text goes straight to the λcu phase (no NESL front end). */
-        if (o.emit != EMIT_NONE && o.emit != EMIT_LCU) {
-            fprintf(stderr, "nesslc: error: a .lcu file supports only --emit=lcu and --interp=lcu\n");
+        if (o.emit != EMIT_NONE && o.emit != EMIT_LCU && o.emit != EMIT_C) {
+            fprintf(stderr, "nesslc: error: a .lcu file supports only --emit=lcu, --emit=c and --interp=lcu\n");
         }
         int st = 1;
-        if (o.emit == EMIT_NONE || o.emit == EMIT_LCU) {
+        if (o.emit == EMIT_C || builds_exe(&o)) {
+            st = drive_lcu_c(&src, out, &diag, &o);
+        } else if (o.emit == EMIT_NONE || o.emit == EMIT_LCU) {
             if (o.form_kernels) {
                 st = drive_lcu_formed(&src, out, &diag, &o);
             } else {
@@ -252,6 +296,12 @@ int main(int argc, char **argv)
         if (out != stdout) fclose(out);
         free(text);
         return st;
+    }
+    if (o.emit == EMIT_C || builds_exe(&o)) {
+        fprintf(stderr, "nesslc: error: code generation from NESL source is not supported yet (the C back end takes .lcu files)\n");
+        if (out != stdout) fclose(out);
+        free(text);
+        return 1;
     }
     Compilation *c = compilation_new(&diag);
     int status = 1;

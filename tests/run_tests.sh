@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # run_tests.sh — nesslc's regression harness.
 #
-# Program tests: every tests/**/*.nesl, tests/lcu/*.lcu and examples/*.nesl
-# with a sibling NAME.expected, in every mode (executor; default: the AST
-# interpreter and the λcu interpreter), all against the one expected output.
+# Program tests: every tests/**/*.nesl, tests/lcu/*.lcu, tests/codegen/*.lcu
+# and examples/*.nesl with a sibling NAME.expected, in every mode (executor;
+# default: the AST interpreter, the λcu interpreter and, for λcu files, the C
+# back end), all against the one expected output.
 # Each runs in its own directory as
 #     timeout LIMIT NESSLC <mode options> NAME.nesl 2>&1   (or NAME.lcu)
 # (LIMIT: --timeout, default 60 s)
 # and passes iff the merged output equals NAME.expected byte for byte and the
 # exit status agrees with it: nonzero iff the expected output has a line
 # containing `error:` or `RUNTIME ERROR`.  NAME.args, if present, holds the
-# options to use instead of the mode's (e.g. --emit=typed).
+# options to use instead of the mode's (e.g. --emit=typed).  In mode c a λcu
+# test is built with `NESSLC -o PROG NAME.lcu` and PROG is run (with --stats
+# when NAME.args has it); the output of both counts.
 #
 # Unit tests: with --unit DIR, every executable in DIR is run from the
 # repository root and passes iff it exits 0.
@@ -33,7 +36,9 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
   --mode MODE     executor, repeatable or comma-separated
                   interp  the reference AST interpreter (--interp)
                   lcu     flattening + the λcu interpreter (--interp=lcu)
-                  default: interp,lcu
+                  c       the C back end: nesslc -o PROG, then PROG (λcu
+                          tests only: tests/lcu/*.lcu, tests/codegen/*.lcu)
+                  default: interp,lcu,c
   --unit DIR      also run every executable in DIR as a unit test
   --unit-only     run only the unit tests
   -v, --verbose   print a line for every test, not only failures
@@ -50,6 +55,7 @@ mode_opts() {
     case $1 in
         interp) echo "--interp" ;;
         lcu) echo "--interp=lcu" ;;
+        c) echo "-o" ;;   # run_prog builds, then runs, the executable
         *) return 1 ;;
     esac
 }
@@ -83,7 +89,7 @@ while [ $# -gt 0 ]; do
         *) filters+=("$1"); shift ;;
     esac
 done
-[ ${#modes[@]} -gt 0 ] || modes=(interp lcu)
+[ ${#modes[@]} -gt 0 ] || modes=(interp lcu c)
 for m in "${modes[@]}"; do
     mode_opts "$m" >/dev/null || { echo "run_tests.sh: unknown mode '$m'" >&2; exit 2; }
 done
@@ -104,6 +110,38 @@ matches() {
     return 1
 }
 
+# Mode c: the options of NAME.args that the executable takes (--stats), or
+# failure when NAME.args asks for something else (--emit=...).
+c_run_opts() {   # args file
+    local w out=
+    for w in $(cat "$1"); do
+        case $w in
+            --interp|--interp=*|--form-kernels) ;;
+            --stats) out="$out --stats" ;;
+            *) return 1 ;;
+        esac
+    done
+    echo "$out"
+}
+
+# Run a generated executable in mode c: 4 OpenMP threads whatever the
+# machine, and at most 4 GB of memory, which catches a runtime that leaks
+# (tests/codegen/deep_recursion.lcu).
+c_exec() {   # dir, executable, options...
+    local d=$1 exe=$2
+    shift 2
+    (cd "$d" && { ulimit -v 4194304 2>/dev/null; true; } && OMP_NUM_THREADS=4 exec timeout "$limit" "$exe" "$@")
+}
+
+# Tests mode c skips: NAME.args it cannot honour, and host-bridge library
+# calls (lib NAME "TAG" with a tag), which the C back end does not support yet.
+c_skip() {   # test path
+    local a=${1%.*}.args
+    [ -f "$a" ] && ! c_run_opts "$a" >/dev/null && return 0
+    grep -q 'lib [A-Za-z_0-9]* *"[^"]' "$1" && return 0
+    return 1
+}
+
 # ---- collect tests: parallel arrays, in a deterministic order ----
 kinds=() names=() args=()
 if [ "$unit_only" = 0 ]; then
@@ -117,14 +155,22 @@ if [ "$unit_only" = 0 ]; then
         [ -f "$root/${t%.*}.expected" ] || continue
         matches "$t" || continue
         # A test with its own options (NAME.args) or a λcu file is the same
-        # run in every mode: it runs once.
+        # run in every interpreter mode: it runs once.  Mode c runs λcu files
+        # only (once more), except those it cannot run (c_skip).
+        once=0
         for m in "${modes[@]}"; do
+            if [ "$m" = c ]; then
+                [[ $t == *.lcu ]] || continue
+                c_skip "$root/$t" && continue
+            else
+                [ $once = 1 ] && continue
+                [ -f "$root/${t%.*}.args" ] && once=1
+                [[ $t == *.lcu ]] && once=1
+            fi
             kinds+=(prog); names+=("$t"); args+=("$m")
-            [ -f "$root/${t%.*}.args" ] && break
-            [[ $t == *.lcu ]] && break
         done
     done < <(cd "$root" && { find tests -name '*.nesl' -type f 2>/dev/null
-                             find tests/lcu -name '*.lcu' -type f 2>/dev/null
+                             find tests/lcu tests/codegen -name '*.lcu' -type f 2>/dev/null
                              find examples -maxdepth 1 -name '*.nesl' -type f 2>/dev/null; } |
              LC_ALL=C sort)
 fi
@@ -168,8 +214,37 @@ run_prog() {   # i, test path, mode
     fi
     # $opts is split into words on purpose; -f keeps it from globbing.
     set -f
-    (cd "$dir" && exec timeout "$limit" "$nesslc" $opts "$file") >"$out" 2>&1
-    local st=$?
+    local st
+    if [ "$mode" = c ]; then
+        # build (the compiler's output is part of the result), then run
+        opts=
+        [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args")
+        (cd "$dir" && exec timeout "$limit" "$nesslc" -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        st=$?
+        if [ $st -eq 0 ]; then
+            c_exec "$dir" "$tmp/$i.exe" $opts >>"$out" 2>&1
+            st=$?
+        fi
+        # tests/codegen: also built without OpenMP, with the same result
+        if [ $st -ne 124 ] && [[ $t == tests/codegen/* ]]; then
+            local seq=$tmp/$i.seq st2
+            (cd "$dir" && exec timeout "$limit" "$nesslc" --no-openmp -o "$seq.exe" "$file") >"$seq.out" 2>&1
+            st2=$?
+            if [ $st2 -eq 0 ]; then
+                c_exec "$dir" "$seq.exe" $opts >>"$seq.out" 2>&1
+                st2=$?
+            fi
+            if [ $st2 -ne $st ] || ! cmp -s "$out" "$seq.out"; then
+                echo "(built without OpenMP: exit status $st2, output:)" >>"$out"
+                cat "$seq.out" >>"$out"
+            fi
+            rm -f "$seq.exe" "$seq.out"
+        fi
+        rm -f "$tmp/$i.exe"
+    else
+        (cd "$dir" && exec timeout "$limit" "$nesslc" $opts "$file") >"$out" 2>&1
+        st=$?
+    fi
     set +f
     local want_err=0
     grep -q -e 'error:' -e 'RUNTIME ERROR' "$exp" && want_err=1

@@ -1,0 +1,285 @@
+/* cgen.c — the C back end's entry points: a whole program to one C
+ * translation unit (cgen_emit_c), and to an executable (cgen_build: the
+ * generated C and the runtime sources, embedded in nesslc, compiled by the
+ * configured C compiler in a temporary directory). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cudagen.h"
+
+/* build/gen/rt_text.c (rt/embed.sh): the runtime's files. */
+extern const int nesl_rt_nfiles;
+extern const char *const nesl_rt_names[];
+extern const char *const nesl_rt_texts[];
+
+#ifndef NESSLC_CC
+#define NESSLC_CC "cc"
+#endif
+#ifndef NESSLC_CGEN_CFLAGS
+#define NESSLC_CGEN_CFLAGS "-O2 -std=c11"
+#endif
+#ifndef NESSLC_OPENMP_CFLAGS
+#define NESSLC_OPENMP_CFLAGS ""
+#endif
+
+static const char *put_fn(const LcuType *t)
+{
+    switch (t->kind) {
+    case LT_VEC: case LT_REF: return "nesl_put_vec";
+    case LT_SD: return "nesl_put_sd";
+    case LT_BASE:
+        switch (t->base) {
+        case LB_BOOL: return "nesl_put_bool";
+        case LB_INT: return "nesl_put_int";
+        case LB_FLOAT: return "nesl_put_float";
+        case LB_CHAR: return "nesl_put_char";
+        case LB_UNIT: return "nesl_put_unit";
+        }
+        break;
+    case LT_TUPLE: break;
+    }
+    ICE("put_fn");
+}
+
+/* int main: run main_f and print each component of its result on a line. */
+static void gen_main(Gen *g, const LcuFun *m)
+{
+    Arena *a = g->a;
+    CFunc *f = arena_alloc(a, sizeof *f);
+    f->ret = "int";
+    f->name = "main";
+    f->nparams = 2;
+    f->params = arena_alloc(a, sizeof *f->params * 2);
+    f->params[0] = (CParam){ "int", "argc" };
+    f->params[1] = (CParam){ "char **", "argv" };
+    f->body = cb_new(a);
+    CExpr *rt = cx_name(a, "rt");
+    cs_decl(a, f->body, "NeslRt *", "rt", cx_calln(a, "nesl_rt_new", 4, cx_name(a, "argc"), cx_name(a, "argv"),
+                                                     cx_int(a, g->prog->nsites), cx_name(a, "site_texts")));
+    char sn[96];
+    snprintf(sn, sizeof sn, "%s_fr", m->name);
+    const char *rtype = gen_result_type(g, m->result, arena_strndup(a, sn, strlen(sn)));
+    cs_decl(a, f->body, rtype, "result", cx_calln(a, gen_fun_name(g, m->name), 1, rt));
+    CExpr **c = gen_unpack(g, m->result, cx_name(a, "result"));
+    for (int k = 0; k < lcu_t_arity(m->result); k++) {
+        cs_expr(a, f->body, cx_calln(a, put_fn(lcu_t_component(m->result, k)), 2, rt, c[k]));
+        cs_expr(a, f->body, cx_calln(a, "nesl_put_nl", 1, rt));
+    }
+    cs_return(a, f->body, cx_calln(a, "nesl_rt_free", 1, rt));
+    ptrvec_push(a, &g->unit->funcs, f);
+}
+
+/* ---- what main reaches: only those functions and kernels are emitted ---- */
+typedef struct Reach { const LcuProgram *p; bool *fun, *ker; } Reach;
+
+static void reach_fun(Reach *r, const LcuFun *f);
+
+static void reach_expr(Reach *r, const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN:
+    case LE_STRING: case LE_SOAC:
+        return;
+    case LE_TUPLE: case LE_VECLIT:
+        for (int i = 0; i < e->u.tuple.n; i++) reach_expr(r, e->u.tuple.elems[i]);
+        return;
+    case LE_LET: reach_expr(r, e->u.let.bind->rhs); reach_expr(r, e->u.let.body); return;
+    case LE_IF: reach_expr(r, e->u.if_.cond); reach_expr(r, e->u.if_.then_e); reach_expr(r, e->u.if_.else_e); return;
+    case LE_BINOP: reach_expr(r, e->u.bin.l); reach_expr(r, e->u.bin.r); return;
+    case LE_UNOP: reach_expr(r, e->u.un.e); return;
+    case LE_INDEX: reach_expr(r, e->u.index.idx); return;
+    case LE_LIB:
+        for (int i = 0; i < e->u.lib.nargs; i++) reach_expr(r, e->u.lib.args[i]);
+        return;
+    case LE_BLOCK:
+        for (int i = 0; i < e->u.block.nbinds; i++) reach_expr(r, e->u.block.binds[i]->rhs);
+        reach_expr(r, e->u.block.result);
+        return;
+    case LE_RUN: case LE_CALL:
+        for (int i = 0; i < e->u.call.nargs; i++) reach_expr(r, e->u.call.args[i]);
+        if (e->kind == LE_RUN) {
+            for (int i = 0; i < r->p->nkernels; i++)
+                if (r->p->kernels[i]->name == e->u.call.name) r->ker[i] = true;
+        } else {
+            for (int i = 0; i < r->p->nfuns; i++)
+                if (r->p->funs[i]->name == e->u.call.name) reach_fun(r, r->p->funs[i]);
+        }
+        return;
+    }
+}
+
+static void reach_fun(Reach *r, const LcuFun *f)
+{
+    for (int i = 0; i < r->p->nfuns; i++)
+        if (r->p->funs[i] == f) {
+            if (r->fun[i]) return;
+            r->fun[i] = true;
+        }
+    reach_expr(r, f->body);
+}
+
+bool cgen_emit_c(FILE *out, FILE *err, const LcuProgram *p, const char *srcname)
+{
+    const LcuFun *m = NULL;
+    for (int i = 0; i < p->nfuns; i++)
+        if (!strcmp(p->funs[i]->name, "main")) m = p->funs[i];
+    if (!m) { fprintf(err, "nesslc: error: no function 'main' to run\n"); return false; }
+    if (m->nparams) { fprintf(err, "nesslc: error: 'main' must take no parameters\n"); return false; }
+    Arena *a = arena_new();
+    CUnit *u = arena_alloc(a, sizeof *u);
+    Gen g = { a, p, cgen_c_skeletons(), u, err, 0, 0 };
+    char c[300];
+    snprintf(c, sizeof c, "Generated by nesslc from %.200s; do not edit.", srcname);
+    for (char *s = c; (s = strstr(s, "*/")); ) s[0] = '_';   /* the comment must not end early */
+    u->comment = arena_strndup(a, c, strlen(c));
+    ptrvec_push(a, &u->includes, "\"nesl_rt.h\"");
+    CTable *sites = arena_alloc(a, sizeof *sites);
+    sites->name = "site_texts";
+    sites->n = p->nsites;
+    sites->strs = (const char **)p->sites;
+    ptrvec_push(a, &u->tables, sites);
+    Reach r = { p, arena_alloc(a, sizeof(bool) * (size_t)(p->nfuns + 1)), arena_alloc(a, sizeof(bool) * (size_t)(p->nkernels + 1)) };
+    reach_fun(&r, m);
+    for (int i = 0; i < p->nkernels; i++)
+        if (r.ker[i]) gen_kernel(&g, p->kernels[i]);
+    for (int i = 0; i < p->nfuns; i++)
+        if (r.fun[i]) gen_function(&g, p->funs[i]);
+    gen_main(&g, m);
+    for (int i = 0; i < u->funcs.len; i++) cfunc_mark_unused(a, u->funcs.items[i]);
+    bool ok = g.nerrors == 0;
+    if (ok) cunit_print(out, u);
+    arena_free(a);
+    return ok;
+}
+
+/* ---- building ---- */
+static char *path_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(n);
+    if (!p) ICE("out of memory");
+    snprintf(p, n, "%s/%s", dir, name);
+    return p;
+}
+
+static bool write_text(const char *path, const char *text, FILE *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+        fprintf(err, "nesslc: error: cannot write '%s': %s\n", path, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* Split s on blanks into argv (appended at *n). */
+static void add_words(char **argv, int *n, int max, char *s)
+{
+    for (char *w = strtok(s, " \t"); w && *n < max; w = strtok(NULL, " \t")) argv[(*n)++] = w;
+}
+
+static int run_cc(char **argv, FILE *err)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) { fprintf(err, "nesslc: error: cannot run the C compiler: %s\n", strerror(errno)); return -1; }
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "nesslc: error: cannot run the C compiler '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+static int compile(const char *dir, const char *csrc, const CgenBuildOptions *o, FILE *err)
+{
+    const char *cc = getenv("NESSLC_CC"), *cflags = getenv("NESSLC_CFLAGS");
+    char *ccs = strdup(cc && *cc ? cc : NESSLC_CC);
+    char *fls = strdup(cflags ? cflags : NESSLC_CGEN_CFLAGS);
+    char *omp = strdup(o->openmp ? NESSLC_OPENMP_CFLAGS : "");
+    enum { MAX = 128 };
+    char *argv[MAX + 1];
+    int n = 0;
+    char **paths = calloc((size_t)nesl_rt_nfiles + 1, sizeof *paths);
+    add_words(argv, &n, MAX - 8 - nesl_rt_nfiles, ccs);
+    add_words(argv, &n, MAX - 8 - nesl_rt_nfiles, fls);
+    add_words(argv, &n, MAX - 8 - nesl_rt_nfiles, omp);
+    argv[n++] = "-I";
+    argv[n++] = (char *)dir;
+    argv[n++] = "-o";
+    argv[n++] = (char *)o->output;
+    argv[n++] = (char *)csrc;
+    for (int i = 0; i < nesl_rt_nfiles; i++) {
+        size_t len = strlen(nesl_rt_names[i]);
+        if (len > 2 && !strcmp(nesl_rt_names[i] + len - 2, ".c")) argv[n++] = paths[i] = path_join(dir, nesl_rt_names[i]);
+    }
+    argv[n++] = "-lm";
+    argv[n] = NULL;
+    int st = run_cc(argv, err);
+    if (st > 0 && st != 127) fprintf(err, "nesslc: error: the C compiler '%s' failed (exit status %d)\n", argv[0], st);
+    for (int i = 0; i < nesl_rt_nfiles; i++) free(paths[i]);
+    free(paths);
+    free(ccs);
+    free(fls);
+    free(omp);
+    return st == 0 ? 0 : 1;
+}
+
+int cgen_build(const LcuProgram *p, const char *srcname, const CgenBuildOptions *o, FILE *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    char *dir = path_join(tmp && *tmp ? tmp : "/tmp", "nesslc-XXXXXX");
+    if (!mkdtemp(dir)) {
+        fprintf(err, "nesslc: error: cannot create a temporary directory '%s': %s\n", dir, strerror(errno));
+        free(dir);
+        return 1;
+    }
+    int st = 1;
+    char *csrc = path_join(dir, "program.c");
+    bool ok = true;
+    for (int i = 0; i < nesl_rt_nfiles && ok; i++) {
+        char *f = path_join(dir, nesl_rt_names[i]);
+        ok = write_text(f, nesl_rt_texts[i], err);
+        free(f);
+    }
+    FILE *f = ok ? fopen(csrc, "w") : NULL;
+    if (ok && !f) fprintf(err, "nesslc: error: cannot write '%s': %s\n", csrc, strerror(errno));
+    if (f) {
+        bool gen = cgen_emit_c(f, err, p, srcname);
+        if (fclose(f) != 0) gen = false;
+        if (gen) st = compile(dir, csrc, o, err);
+        if (gen && o->keep) {
+            size_t n = strlen(o->output) + 3;
+            char *kept = malloc(n);
+            snprintf(kept, n, "%s.c", o->output);
+            FILE *in = fopen(csrc, "r"), *outf = fopen(kept, "w");
+            if (in && outf) {
+                char buf[8192];
+                size_t r;
+                while ((r = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, r, outf);
+            } else {
+                fprintf(err, "nesslc: error: cannot write '%s': %s\n", kept, strerror(errno));
+                st = 1;
+            }
+            if (in) fclose(in);
+            if (outf && fclose(outf) != 0) st = 1;
+            free(kept);
+        }
+    }
+    for (int i = 0; i < nesl_rt_nfiles; i++) {
+        char *fp = path_join(dir, nesl_rt_names[i]);
+        unlink(fp);
+        free(fp);
+    }
+    unlink(csrc);
+    rmdir(dir);
+    free(csrc);
+    free(dir);
+    return st;
+}

@@ -1,0 +1,165 @@
+/* cudagen.h — code generation from λcu (DESIGN.md §6, doc/codegen.md).
+ *
+ * The interface of the phase for the driver (cgen_emit_c, cgen_build), and
+ * the skeleton interface that a target implements: the shared generator
+ * walks host functions and kernels, evaluates GPU expressions with
+ * gen_thunk, and hands each SOAC to the target's skeleton generator
+ * (Skeletons), which emits the iteration, data access, synchronization and
+ * result storage.  The C target (skel_c*.c) is the first; a CUDA target
+ * implements the same table. */
+#ifndef NESSLC_CUDAGEN_H
+#define NESSLC_CUDAGEN_H
+
+#include "cast.h"
+#include "lcu/lcu.h"
+
+/* ---- the driver's entry points ---- */
+/* Translate a checked, kernel-formed λcu program (no inline SOACs) into one
+ * C translation unit using rt/nesl_rt.h.  False, after "nesslc: error: ..."
+ * lines on err, for what the C back end does not support yet. */
+bool cgen_emit_c(FILE *out, FILE *err, const LcuProgram *p, const char *srcname);
+
+typedef struct CgenBuildOptions {
+    const char *output;   /* executable to write */
+    bool keep;            /* keep OUTPUT.c */
+    bool openmp;          /* compile with OpenMP when the compiler has it */
+} CgenBuildOptions;
+
+/* Generate C, write it and the runtime sources to a temporary directory and
+ * build the executable with the configured C compiler.  Returns the exit
+ * status for nesslc (0 on success). */
+int cgen_build(const LcuProgram *p, const char *srcname, const CgenBuildOptions *o, FILE *err);
+
+/* ---- shared generator state ---- */
+struct Skeletons;
+typedef struct Gen {
+    Arena *a;
+    const LcuProgram *prog;
+    const struct Skeletons *skel;
+    CUnit *unit;
+    FILE *err;
+    int nerrors;
+    int counter;          /* fresh names: base_N, N unique in the unit */
+} Gen;
+
+/* A fresh C identifier "base_N" (base sanitized to [A-Za-z0-9_]). */
+const char *gen_fresh(Gen *g, const char *base);
+/* Report "nesslc: error: ..." (code generation continues, the result is discarded). */
+void gen_error(Gen *g, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* C type of a λcu base type or of a CPU value component ([b], sd). */
+const char *gen_ctype(const LcuType *t);
+const char *gen_base_ctype(LcuBase b);
+const char *gen_base_enum(LcuBase b);            /* "NESL_INT", ... */
+
+/* ---- values of λcu variables in the generated code ---- */
+typedef struct CVal {
+    const LcuType *type;       /* flat λcu type */
+    int n;                     /* flat components */
+    CExpr **comps;             /* scalars: the value; [b]: a NeslVec *; sd: a NeslSd * */
+    CExpr *data, *len;         /* a vector held in locals (kernels): typed data pointer, int64 length */
+    const struct CVal *in_range_of;  /* an int known to lie in 0..#v-1 for this vector value */
+} CVal;
+
+typedef struct CEnv { Sym name; const CVal *v; const struct CEnv *next; } CEnv;
+
+const CEnv *cenv_bind(Gen *g, const CEnv *env, Sym x, const CVal *v);
+const CVal *cenv_find(const CEnv *env, Sym x);
+CVal *cval_new(Gen *g, const LcuType *t, int n, CExpr **comps);
+/* A vector value's data pointer (typed) and length (int64). */
+CExpr *cval_data(Gen *g, const CVal *v);
+CExpr *cval_len(Gen *g, const CVal *v);
+
+/* Where checked operations (subscripts, integer division, rem/mod, isqrt)
+ * record errors: err is a NeslErr *, it the iteration (int64) they belong
+ * to.  cpu: CPU-level code, where a user function wins over a builtin of
+ * the same name. */
+typedef struct ErrCtx { CExpr *err, *it; bool cpu; } ErrCtx;
+
+/* ---- GPU-level expressions and thunks ---- */
+/* Emit the statements evaluating e into blk; returns its flat components as
+ * C expressions without side effects, valid after those statements.  Works
+ * at both levels: CPU-only forms go to the host generator. */
+CExpr **gen_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk);
+
+/* Bind a let's names to the components of its right-hand side (each gets a
+ * variable unless it is a name or literal). */
+const CEnv *gen_bind(Gen *g, const CEnv *env, const LcuBind *b, CExpr **rhs, CBlock *blk);
+
+/* Continuation of a thunk: receives its n flat results (side-effect free,
+ * valid in blk) and emits what stores them. */
+typedef struct Cont {
+    void (*fn)(Gen *g, void *ctx, CBlock *blk, int n, CExpr **res);
+    void *ctx;
+} Cont;
+
+/* A thunk generator: the thunk and the (kernel) environment it is closed in. */
+typedef struct ThunkGen {
+    const LcuThunk *thunk;
+    const CEnv *env;
+    bool may_fail;             /* it contains a checked operation */
+} ThunkGen;
+
+/* gen_thunk: bind the thunk's parameters to args (one per flat parameter,
+ * of the given bases; range0, if not NULL, is a vector the first argument
+ * is a valid index of), emit its body into blk and pass the results to k. */
+void gen_thunk(Gen *g, const ThunkGen *t, int nargs, CExpr **args, const LcuBase *bases,
+               const CVal *range0, const ErrCtx *ec, const Cont *k, CBlock *blk);
+/* Whether an expression contains a checked operation; for a thunk whose
+ * first parameter ranges over 0..#range-1 (range may be NULL), subscripts
+ * range[param] do not count. */
+bool gen_may_fail(const LcuExpr *e);
+bool gen_thunk_may_fail(const LcuThunk *t, Sym range);
+
+/* ---- the skeleton interface ---- */
+/* One SOAC of a kernel, ready for its skeleton.  The shared kernel generator
+ * has evaluated the size (non-negative, counted in the statistics) and the
+ * identity; the skeleton emits the rest into blk and fills out[] with one
+ * value per flat result component (in the order of lcu.md's table). */
+typedef struct SoacGen {
+    const LcuSoac *soac;
+    int n;                     /* flat components of τ */
+    const LcuBase *tau;        /* their bases */
+    ThunkGen pull;             /* argument 1 (ONCE: its thunk) */
+    ThunkGen aux;              /* index (PERMUTE), predicate (FILTER, PARTITION) or operator (REDUCE, SCAN) */
+    CExpr **ident;             /* REDUCE, SCAN: the identity, n components */
+    CExpr *size;               /* int64 name: the index-space size (SEG_: the total) */
+    const CVal *sd;            /* SEG_: the segment descriptor */
+    const CVal *range;         /* non-SEG: a vector whose length is the size, if known */
+    CExpr *rt;                 /* the NeslRt * */
+    ErrCtx err;                /* the kernel's error record for parallel code */
+    ErrCtx herr;               /* immediate errors (sequential host code) */
+    CBlock *blk;
+    const CVal **out;
+} SoacGen;
+
+typedef void (*SkelFn)(Gen *g, SoacGen *s);
+typedef struct Skeletons {
+    const char *target;
+    SkelFn gen_map, gen_permute, gen_reduce, gen_scan, gen_filter, gen_partition, gen_once;
+    SkelFn gen_seg_permute, gen_seg_reduce, gen_seg_scan, gen_seg_filter, gen_seg_partition;
+} Skeletons;
+
+/* The C (OpenMP) skeletons. */
+const Skeletons *cgen_c_skeletons(void);
+
+/* ---- kernels and host code (gen_kernel.c, gen_host.c) ---- */
+void gen_kernel(Gen *g, const LcuKernel *k);
+void gen_function(Gen *g, const LcuFun *f);
+/* The C name and result type of a kernel or function (a struct of the
+ * components for a tuple). */
+const char *gen_kernel_name(Gen *g, Sym k);
+const char *gen_fun_name(Gen *g, Sym f);
+const char *gen_result_type(Gen *g, const LcuType *t, const char *sname);
+/* CPU-only expressions (calls, run, blocks, vector and string literals, lib). */
+CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk);
+/* Declare a fresh variable initialized to e unless e is a name or literal;
+ * returns the expression to use. */
+CExpr *gen_hoist(Gen *g, CBlock *blk, const char *type, const char *base, CExpr *e);
+/* Declare the result variable (of C type rtype) of a function or kernel
+ * from the components of its λcu type t, release the frame taken at mark
+ * keeping the result's vectors and sds, and return the variable. */
+CExpr *gen_return(Gen *g, CBlock *blk, const LcuType *t, const char *rtype, CExpr **comps, CExpr *rt, CExpr *mark);
+/* Unpack a call result of type t held in C variable var (a struct for a tuple). */
+CExpr **gen_unpack(Gen *g, const LcuType *t, CExpr *var);
+
+#endif

@@ -1,0 +1,420 @@
+/* gen_expr.c — the shared part of code generation: names, types, values of
+ * variables, and expressions (both levels; GPU expressions and thunks
+ * here, CPU-only forms in gen_host.c).
+ *
+ * An expression is compiled to statements plus side-effect-free C
+ * expressions for its flat components.  Whatever can fail (a checked
+ * operation) or has an effect is bound to a fresh variable in evaluation
+ * order, so that the first error is the interpreter's; what is left nests. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <string.h>
+#include "cudagen.h"
+
+const char *gen_fresh(Gen *g, const char *base)
+{
+    char buf[96];
+    size_t n = 0;
+    for (const char *p = base; *p && n < 60; p++)
+        buf[n++] = isalnum((unsigned char)*p) || *p == '_' ? *p : '_';
+    if (!n || isdigit((unsigned char)buf[0])) buf[n++] = 'v';
+    snprintf(buf + n, sizeof buf - n, "_%d", ++g->counter);
+    return arena_strndup(g->a, buf, strlen(buf));
+}
+
+void gen_error(Gen *g, Span sp, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("nesslc: error: ", g->err);
+    if (sp.src) fprintf(g->err, "%s:%d:%d: ", sp.src->name, sp.line, sp.col);
+    vfprintf(g->err, fmt, ap);
+    fputc('\n', g->err);
+    va_end(ap);
+    g->nerrors++;
+}
+
+const char *gen_base_ctype(LcuBase b)
+{
+    switch (b) {
+    case LB_BOOL: return "bool";
+    case LB_INT: return "int32_t";
+    case LB_FLOAT: return "double";
+    case LB_CHAR: case LB_UNIT: return "uint8_t";
+    }
+    return "int";
+}
+
+const char *gen_base_enum(LcuBase b)
+{
+    switch (b) {
+    case LB_BOOL: return "NESL_BOOL";
+    case LB_INT: return "NESL_INT";
+    case LB_FLOAT: return "NESL_FLOAT";
+    case LB_CHAR: return "NESL_CHAR";
+    case LB_UNIT: return "NESL_UNIT";
+    }
+    return "NESL_INT";
+}
+
+const char *gen_ctype(const LcuType *t)
+{
+    switch (t->kind) {
+    case LT_BASE: return gen_base_ctype(t->base);
+    case LT_VEC: case LT_REF: return "NeslVec *";
+    case LT_SD: return "NeslSd *";
+    case LT_TUPLE: break;
+    }
+    ICE("gen_ctype of a tuple");
+}
+
+/* ---- values ---- */
+const CEnv *cenv_bind(Gen *g, const CEnv *env, Sym x, const CVal *v)
+{
+    CEnv *e = arena_alloc(g->a, sizeof *e);
+    e->name = x;
+    e->v = v;
+    e->next = env;
+    return e;
+}
+
+const CVal *cenv_find(const CEnv *env, Sym x)
+{
+    for (; env; env = env->next)
+        if (env->name == x) return env->v;
+    ICE("code generation: unbound '%s'", x);
+}
+
+CVal *cval_new(Gen *g, const LcuType *t, int n, CExpr **comps)
+{
+    CVal *v = arena_alloc(g->a, sizeof *v);
+    v->type = t;
+    v->n = n;
+    v->comps = arena_alloc(g->a, sizeof *comps * (size_t)n);
+    memcpy(v->comps, comps, sizeof *comps * (size_t)n);
+    return v;
+}
+
+static const char *ptr_type(Gen *g, LcuBase b, bool cnst)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s%s *", cnst ? "const " : "", gen_base_ctype(b));
+    return arena_strndup(g->a, buf, strlen(buf));
+}
+
+CExpr *cval_data(Gen *g, const CVal *v)
+{
+    if (v->data) return v->data;
+    return cx_cast(g->a, ptr_type(g, v->type->base, true), cx_arrow(g->a, v->comps[0], "data"));
+}
+
+CExpr *cval_len(Gen *g, const CVal *v)
+{
+    return v->len ? v->len : cx_arrow(g->a, v->comps[0], "len");
+}
+
+/* Names, literals, fields of a local struct and casts of these: values
+ * that cost nothing to repeat and read no memory. */
+static bool is_simple(const CExpr *e)
+{
+    return e->kind == CX_NAME || e->kind == CX_INT || e->kind == CX_FLOAT ||
+           (e->kind == CX_MEMBER && e->u.member.e->kind == CX_NAME) ||
+           (e->kind == CX_CAST && is_simple(e->u.cast.e));
+}
+
+CExpr *gen_hoist(Gen *g, CBlock *blk, const char *type, const char *base, CExpr *e)
+{
+    if (is_simple(e)) return e;
+    const char *t = gen_fresh(g, base);
+    cs_decl(g->a, blk, type, t, e);
+    return cx_name(g->a, t);
+}
+
+static CExpr **one(Gen *g, CExpr *e)
+{
+    CExpr **v = arena_alloc(g->a, sizeof *v);
+    v[0] = e;
+    return v;
+}
+
+/* ---- which expressions can fail ----
+ * Subscripts fail unless they are v[i] with i the parameter of a thunk
+ * whose index space is 0..#v-1 (as gen_index proves), not shadowed. */
+static bool nonzero_lit(const LcuExpr *e) { return e->kind == LE_INT && e->u.i != 0; }
+
+typedef struct Fact { Sym idx, vec; } Fact;
+
+static bool fails(const LcuExpr *e, Fact f);
+
+static bool any_fails(int n, LcuExpr *const *es, Fact f)
+{
+    for (int i = 0; i < n; i++)
+        if (fails(es[i], f)) return true;
+    return false;
+}
+
+static bool fails(const LcuExpr *e, Fact f)
+{
+    switch (e->kind) {
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN: case LE_STRING:
+        return false;
+    case LE_TUPLE: case LE_VECLIT: return any_fails(e->u.tuple.n, e->u.tuple.elems, f);
+    case LE_LET: {
+        const LcuBind *b = e->u.let.bind;
+        if (fails(b->rhs, f)) return true;
+        for (int i = 0; i < b->nvars; i++)
+            if (b->vars[i] == f.idx) f.idx = f.vec = NULL;
+        return fails(e->u.let.body, f);
+    }
+    case LE_IF: return fails(e->u.if_.cond, f) || fails(e->u.if_.then_e, f) || fails(e->u.if_.else_e, f);
+    case LE_BINOP:
+        if ((e->u.bin.op == LOP_DIV || e->u.bin.op == LOP_MOD) && e->u.bin.l->type->base == LB_INT &&
+            !nonzero_lit(e->u.bin.r))
+            return true;
+        return fails(e->u.bin.l, f) || fails(e->u.bin.r, f);
+    case LE_UNOP: return fails(e->u.un.e, f);
+    case LE_INDEX:
+        return !(f.vec && e->u.index.vec == f.vec && e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == f.idx);
+    case LE_CALL: {
+        const char *fn = e->u.call.name;
+        if (!strcmp(fn, "isqrt")) return true;
+        if ((!strcmp(fn, "rem") || !strcmp(fn, "mod")) && !(e->u.call.nargs == 2 && nonzero_lit(e->u.call.args[1])))
+            return true;
+        return any_fails(e->u.call.nargs, e->u.call.args, f);
+    }
+    case LE_RUN: case LE_BLOCK: case LE_SOAC: case LE_LIB:
+        return true;   /* CPU level: not asked */
+    }
+    return true;
+}
+
+bool gen_may_fail(const LcuExpr *e)
+{
+    Fact none = { NULL, NULL };
+    return fails(e, none);
+}
+
+bool gen_thunk_may_fail(const LcuThunk *t, Sym range)
+{
+    Fact f = { t->nparams ? t->params[0] : NULL, t->nparams ? range : NULL };
+    return fails(t->body, f);
+}
+
+/* ---- operators ---- */
+static CExpr *checked(Gen *g, const ErrCtx *ec, CBlock *blk, const char *fn, const char *type, int n, CExpr **args)
+{
+    CExpr *a[4] = { ec->err, ec->it, n > 0 ? args[0] : NULL, n > 1 ? args[1] : NULL };
+    return gen_hoist(g, blk, type, "t", cx_call(g->a, fn, 2 + n, a));
+}
+
+static CExpr *gen_binop(Gen *g, const ErrCtx *ec, const LcuExpr *e, CExpr *l, CExpr *r, CBlock *blk)
+{
+    Arena *a = g->a;
+    bool fl = e->u.bin.l->type->base == LB_FLOAT;
+    CExpr *lr[2] = { l, r };
+    switch (e->u.bin.op) {
+    case LOP_ADD: return fl ? cx_bin(a, CB_ADD, l, r) : cx_call(a, "nesl_iadd", 2, lr);
+    case LOP_SUB: return fl ? cx_bin(a, CB_SUB, l, r) : cx_call(a, "nesl_isub", 2, lr);
+    case LOP_MUL: return fl ? cx_bin(a, CB_MUL, l, r) : cx_call(a, "nesl_imul", 2, lr);
+    case LOP_DIV:
+        if (fl) return cx_bin(a, CB_DIV, l, r);
+        if (nonzero_lit(e->u.bin.r)) return cx_call(a, "nesl_idiv", 2, lr);
+        return checked(g, ec, blk, "nesl_ck_div", "int32_t", 2, lr);
+    case LOP_MOD:
+        if (nonzero_lit(e->u.bin.r)) return cx_call(a, "nesl_rem", 2, lr);
+        return checked(g, ec, blk, "nesl_ck_rem", "int32_t", 2, lr);
+    case LOP_EQ: return cx_bin(a, CB_EQ, l, r);
+    case LOP_NE: return cx_bin(a, CB_NE, l, r);
+    case LOP_LT: return cx_bin(a, CB_LT, l, r);
+    case LOP_LE: return cx_bin(a, CB_LE, l, r);
+    case LOP_GT: return cx_bin(a, CB_GT, l, r);
+    case LOP_GE: return cx_bin(a, CB_GE, l, r);
+    case LOP_AND: case LOP_OR: break;   /* gen_logic */
+    }
+    ICE("gen_binop");
+}
+
+/* && and ||: the right operand's statements run only when it is needed. */
+static CExpr *gen_logic(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
+{
+    bool is_and = e->u.bin.op == LOP_AND;
+    CExpr *l = gen_expr(g, env, ec, e->u.bin.l, blk)[0];
+    CBlock *rb = cb_new(g->a);
+    CExpr *r = gen_expr(g, env, ec, e->u.bin.r, rb)[0];
+    if (!rb->n) return cx_bin(g->a, is_and ? CB_AND : CB_OR, l, r);
+    const char *t = gen_fresh(g, is_and ? "and" : "or");
+    cs_decl(g->a, blk, "bool", t, l);
+    cs_assign(g->a, rb, cx_name(g->a, t), r);
+    CExpr *c = cx_name(g->a, t);
+    cs_if(g->a, blk, is_and ? c : cx_un(g->a, CU_NOT, c), rb, NULL);
+    return cx_name(g->a, t);
+}
+
+static CExpr *gen_unop(Gen *g, const LcuExpr *e, CExpr *x)
+{
+    LcuBase from = e->u.un.e->type->base;
+    switch (e->u.un.op) {
+    case LUOP_NEG: return from == LB_FLOAT ? cx_un(g->a, CU_NEG, x) : cx_calln(g->a, "nesl_ineg", 1, x);
+    case LUOP_NOT: return cx_un(g->a, CU_NOT, x);
+    case LUOP_TO_FLOAT: return from == LB_FLOAT ? x : cx_cast(g->a, "double", x);
+    case LUOP_TO_INT:
+        if (from == LB_FLOAT) return cx_calln(g->a, "nesl_trunc", 1, x);
+        return from == LB_INT ? x : cx_cast(g->a, "int32_t", x);
+    }
+    ICE("gen_unop");
+}
+
+/* Scalar builtins (lcu.h), by name and argument types. */
+static CExpr *gen_builtin(Gen *g, const ErrCtx *ec, const LcuExpr *e, CExpr **args, CBlock *blk)
+{
+    Arena *a = g->a;
+    const char *f = e->u.call.name;
+    int n = e->u.call.nargs;
+    bool lit = n == 2 && nonzero_lit(e->u.call.args[1]);
+    if (!strcmp(f, "rem")) return lit ? cx_call(a, "nesl_rem", 2, args) : checked(g, ec, blk, "nesl_ck_brem", "int32_t", 2, args);
+    if (!strcmp(f, "mod")) return lit ? cx_call(a, "nesl_mod", 2, args) : checked(g, ec, blk, "nesl_ck_bmod", "int32_t", 2, args);
+    if (!strcmp(f, "isqrt")) return checked(g, ec, blk, "nesl_ck_isqrt", "int32_t", 1, args);
+    static const char *const same[] = { "lshift", "rshift", "band", "bor", "bxor", "bnot", "ipow", "fpow",
+                                        "trunc", "floor", "ceil", "round", "code_char", "btoi", "iabs" };
+    static const char *const libm[] = { "sqrt", "ln", "exp", "sin", "cos", "tan", "asin", "acos", "atan",
+                                        "sinh", "cosh", "tanh", "expt" };
+    char buf[32];
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+        if (!strcmp(f, same[i])) {
+            snprintf(buf, sizeof buf, "nesl_%s", f);
+            return cx_call(a, arena_strndup(a, buf, strlen(buf)), n, args);
+        }
+    for (size_t i = 0; i < sizeof libm / sizeof libm[0]; i++)
+        if (!strcmp(f, libm[i])) {
+            snprintf(buf, sizeof buf, "nesl_m_%s", f);
+            return cx_call(a, arena_strndup(a, buf, strlen(buf)), n, args);
+        }
+    if (!strcmp(f, "fabs")) return cx_call(a, "fabs", 1, args);   /* exact */
+    if (!strcmp(f, "char_code")) return cx_cast(a, "int32_t", args[0]);
+    bool fl = n == 2 && e->u.call.args[0]->type->base == LB_FLOAT;
+    if (!strcmp(f, "min")) return cx_call(a, fl ? "nesl_fmin" : "nesl_imin", 2, args);
+    if (!strcmp(f, "max")) return cx_call(a, fl ? "nesl_fmax" : "nesl_imax", 2, args);
+    ICE("code generation: unknown builtin '%s'", f);
+}
+
+/* x[i]: unchecked when i is known to be in range for x. */
+static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
+{
+    const CVal *v = cenv_find(env, e->u.index.vec);
+    const LcuExpr *ie = e->u.index.idx;
+    CExpr *data = cval_data(g, v);
+    if (ie->kind == LE_VAR && cenv_find(env, ie->u.var)->in_range_of == v)
+        return cx_index(g->a, data, cenv_find(env, ie->u.var)->comps[0]);
+    CExpr *i = gen_hoist(g, blk, "int32_t", "ix", gen_expr(g, env, ec, ie, blk)[0]);
+    const char *vn = e->u.index.vec;
+    CExpr *ok = cx_calln(g->a, "nesl_ck_index", 5, ec->err, ec->it, i, cval_len(g, v), cx_str(g->a, vn, (int)strlen(vn)));
+    return gen_hoist(g, blk, gen_base_ctype(v->type->base), vn,
+                     cx_cond(g->a, ok, cx_index(g->a, data, i), cx_int(g->a, 0)));
+}
+
+/* let: each component gets a variable (unless it is a name or literal). */
+const CEnv *gen_bind(Gen *g, const CEnv *env, const LcuBind *b, CExpr **rhs, CBlock *blk)
+{
+    const LcuType *t = b->rhs->type;
+    int n = lcu_t_arity(t);
+    CExpr *c[n];
+    for (int k = 0; k < n; k++)
+        c[k] = gen_hoist(g, blk, gen_ctype(lcu_t_component(t, k)), b->nvars == 1 ? b->vars[0] : b->vars[k], rhs[k]);
+    if (b->nvars == 1) return cenv_bind(g, env, b->vars[0], cval_new(g, t, n, c));
+    for (int k = 0; k < n; k++) env = cenv_bind(g, env, b->vars[k], cval_new(g, lcu_t_component(t, k), 1, c + k));
+    return env;
+}
+
+static CExpr **gen_if(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
+{
+    CExpr *c = gen_expr(g, env, ec, e->u.if_.cond, blk)[0];
+    CBlock *tb = cb_new(g->a), *eb = cb_new(g->a);
+    CExpr **t = gen_expr(g, env, ec, e->u.if_.then_e, tb);
+    CExpr **f = gen_expr(g, env, ec, e->u.if_.else_e, eb);
+    int n = lcu_t_arity(e->type);
+    if (!tb->n && !eb->n && n == 1) return one(g, cx_cond(g->a, c, t[0], f[0]));
+    CExpr **r = arena_alloc(g->a, sizeof *r * (size_t)n);
+    for (int k = 0; k < n; k++) {
+        const char *v = gen_fresh(g, "r");
+        cs_decl(g->a, blk, gen_ctype(lcu_t_component(e->type, k)), v, NULL);
+        r[k] = cx_name(g->a, v);
+        cs_assign(g->a, tb, r[k], t[k]);
+        cs_assign(g->a, eb, r[k], f[k]);
+    }
+    cs_if(g->a, blk, c, tb, eb);
+    return r;
+}
+
+CExpr **gen_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
+{
+    Arena *a = g->a;
+    switch (e->kind) {
+    case LE_INT: case LE_CHAR: return one(g, cx_int(a, e->u.i));
+    case LE_FLOAT: return one(g, cx_float(a, e->u.f));
+    case LE_BOOL: return one(g, cx_name(a, e->u.b ? "true" : "false"));
+    case LE_UNIT: return one(g, cx_int(a, 0));
+    case LE_VAR: return cenv_find(env, e->u.var)->comps;
+    case LE_TUPLE: {
+        int n = lcu_t_arity(e->type), k = 0;
+        CExpr **r = arena_alloc(a, sizeof *r * (size_t)n);
+        for (int i = 0; i < e->u.tuple.n; i++) {
+            const LcuExpr *x = e->u.tuple.elems[i];
+            CExpr **c = gen_expr(g, env, ec, x, blk);
+            for (int j = 0; j < lcu_t_arity(x->type); j++) r[k++] = c[j];
+        }
+        return r;
+    }
+    case LE_LET: {
+        const LcuBind *b = e->u.let.bind;
+        CExpr **rhs = gen_expr(g, env, ec, b->rhs, blk);
+        return gen_expr(g, gen_bind(g, env, b, rhs, blk), ec, e->u.let.body, blk);
+    }
+    case LE_IF: return gen_if(g, env, ec, e, blk);
+    case LE_BINOP: {
+        if (e->u.bin.op == LOP_AND || e->u.bin.op == LOP_OR) return one(g, gen_logic(g, env, ec, e, blk));
+        CExpr *l = gen_expr(g, env, ec, e->u.bin.l, blk)[0];
+        CExpr *r = gen_expr(g, env, ec, e->u.bin.r, blk)[0];
+        return one(g, gen_binop(g, ec, e, l, r, blk));
+    }
+    case LE_UNOP: return one(g, gen_unop(g, e, gen_expr(g, env, ec, e->u.un.e, blk)[0]));
+    case LE_INDEX: return one(g, gen_index(g, env, ec, e, blk));
+    case LE_LEN: {
+        const CVal *v = cenv_find(env, e->u.len.vec);
+        CExpr *len = v->type->kind == LT_SD ? cx_arrow(a, v->comps[0], "nsegs") : cval_len(g, v);
+        return one(g, cx_cast(a, "int32_t", len));
+    }
+    case LE_CALL: {
+        bool cpu = false;
+        for (int i = 0; i < g->prog->nfuns; i++) cpu = cpu || g->prog->funs[i]->name == e->u.call.name;
+        /* a user function wins at the CPU level; GPU code cannot call one */
+        if (cpu && ec->cpu) return gen_cpu_expr(g, env, ec, e, blk);
+        if (!strcmp(e->u.call.name, "check") || !strcmp(e->u.call.name, "make_sd") || !strcmp(e->u.call.name, "lengths") ||
+            !strcmp(e->u.call.name, "offsets") || !strcmp(e->u.call.name, "segids") || !strcmp(e->u.call.name, "total"))
+            return gen_cpu_expr(g, env, ec, e, blk);
+        int n = e->u.call.nargs;
+        CExpr *args[n ? n : 1];
+        for (int i = 0; i < n; i++) args[i] = gen_expr(g, env, ec, e->u.call.args[i], blk)[0];
+        return one(g, gen_builtin(g, ec, e, args, blk));
+    }
+    case LE_VECLIT: case LE_RUN: case LE_BLOCK: case LE_STRING: case LE_SOAC: case LE_LIB:
+        return gen_cpu_expr(g, env, ec, e, blk);
+    }
+    ICE("gen_expr");
+}
+
+/* ---- thunks ---- */
+void gen_thunk(Gen *g, const ThunkGen *t, int nargs, CExpr **args, const LcuBase *bases,
+               const CVal *range0, const ErrCtx *ec, const Cont *k, CBlock *blk)
+{
+    const LcuThunk *th = t->thunk;
+    const CEnv *env = t->env;
+    /* `{ () => e }` takes the unit argument as no parameter */
+    for (int i = 0; i < th->nparams && i < nargs; i++) {
+        CExpr *x = gen_hoist(g, blk, gen_base_ctype(bases[i]), th->params[i], args[i]);
+        CVal *v = cval_new(g, lcu_t_base(g->a, bases[i]), 1, &x);
+        if (i == 0) v->in_range_of = range0;
+        env = cenv_bind(g, env, th->params[i], v);
+    }
+    CExpr **res = gen_expr(g, env, ec, th->body, blk);
+    k->fn(g, k->ctx, blk, lcu_t_arity(th->body->type), res);
+}

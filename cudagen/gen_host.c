@@ -1,0 +1,222 @@
+/* gen_host.c — host code: each λcu CPU function becomes a C function
+ * (flat tuple results in a struct), with the CPU-only expressions: calls,
+ * run, the CPU builtins, vector and string literals, blocks and library
+ * calls.  Every function takes a frame mark on entry and releases its
+ * temporaries on return (rt/nesl_rt.h). */
+#include <string.h>
+#include "cudagen.h"
+
+static CExpr *rt_of(Gen *g) { return cx_name(g->a, "rt"); }
+
+static CExpr **one(Gen *g, CExpr *e)
+{
+    CExpr **v = arena_alloc(g->a, sizeof *v);
+    v[0] = e;
+    return v;
+}
+
+/* Placeholder components after an error or for a call that cannot return. */
+static CExpr **zeros(Gen *g, const LcuType *t)
+{
+    int n = lcu_t_arity(t);
+    CExpr **c = arena_alloc(g->a, sizeof *c * (size_t)n);
+    for (int k = 0; k < n; k++)
+        c[k] = lcu_t_component(t, k)->kind == LT_BASE ? cx_int(g->a, 0) : cx_name(g->a, "NULL");
+    return c;
+}
+
+/* Arguments, flat and in order, after rt. */
+static int flat_args(Gen *g, const CEnv *env, const ErrCtx *ec, int n, LcuExpr **es, CBlock *blk, CExpr ***out)
+{
+    int total = 0;
+    for (int i = 0; i < n; i++) total += lcu_t_arity(es[i]->type);
+    CExpr **v = arena_alloc(g->a, sizeof *v * (size_t)(total + 1));
+    v[0] = rt_of(g);
+    int k = 1;
+    for (int i = 0; i < n; i++) {
+        CExpr **c = gen_expr(g, env, ec, es[i], blk);
+        for (int j = 0; j < lcu_t_arity(es[i]->type); j++) v[k++] = c[j];
+    }
+    *out = v;
+    return total + 1;
+}
+
+/* A call of a generated function: its result in a fresh variable. */
+static CExpr **call(Gen *g, const char *fn, const char *rtype, const LcuType *rt, int nargs, CExpr **args, CBlock *blk)
+{
+    const char *t = gen_fresh(g, lcu_t_arity(rt) == 1 ? "t" : "r");
+    cs_decl(g->a, blk, rtype, t, cx_call(g->a, fn, nargs, args));
+    return gen_unpack(g, rt, cx_name(g->a, t));
+}
+
+static CExpr *hoist(Gen *g, CBlock *blk, const char *type, CExpr *e)
+{
+    const char *t = gen_fresh(g, "t");
+    cs_decl(g->a, blk, type, t, e);
+    return cx_name(g->a, t);
+}
+
+static CExpr **cpu_builtin(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
+{
+    Arena *a = g->a;
+    CExpr **args;
+    int n = flat_args(g, env, ec, e->u.call.nargs, e->u.call.args, blk, &args);
+    const char *f = e->u.call.name;
+    if (!strcmp(f, "check")) {
+        cs_expr(a, blk, cx_call(a, "nesl_check", n, args));
+        return one(g, cx_int(a, 0));
+    }
+    if (!strcmp(f, "total")) return one(g, hoist(g, blk, "int32_t", cx_cast(a, "int32_t", cx_call(a, "nesl_sd_total", n, args))));
+    if (!strcmp(f, "make_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_make_sd", n, args)));
+    const char *fn = !strcmp(f, "lengths") ? "nesl_lengths" : !strcmp(f, "offsets") ? "nesl_offsets" : "nesl_segids";
+    return one(g, hoist(g, blk, "NeslVec *", cx_call(a, fn, n, args)));
+}
+
+static CExpr **gen_lib(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
+{
+    Arena *a = g->a;
+    const char *name = e->u.lib.name;
+    if (e->u.lib.tag[0]) {
+        gen_error(g, e->span, "host-bridge library call '%s' \"%s\" is not supported yet (C backend)", name, e->u.lib.tag);
+        return zeros(g, e->type);
+    }
+    CExpr **args;
+    flat_args(g, env, ec, e->u.lib.nargs, e->u.lib.args, blk, &args);
+    /* statistics: one call, and the lengths of its vector arguments */
+    CExpr *elems = cx_int(a, 0);
+    int k = 1;
+    for (int i = 0; i < e->u.lib.nargs; i++) {
+        const LcuType *t = e->u.lib.args[i]->type;
+        for (int j = 0; j < lcu_t_arity(t); j++, k++) {
+            LcuTypeKind tk = lcu_t_component(t, j)->kind;
+            if (tk == LT_VEC || tk == LT_REF) elems = cx_bin(a, CB_ADD, elems, cx_arrow(a, args[k], "len"));
+        }
+    }
+    cs_expr(a, blk, cx_calln(a, "nesl_stat_lib", 2, args[0], elems));
+    bool seg = !strcmp(name, "seg_rank_up") || !strcmp(name, "seg_rank_down");
+    if (seg || !strcmp(name, "rank_up") || !strcmp(name, "rank_down")) {
+        bool down = !strcmp(name, "rank_down") || !strcmp(name, "seg_rank_down");
+        CExpr *r = cx_calln(a, "nesl_rank", 4, args[0], seg ? args[1] : cx_name(a, "NULL"), args[seg ? 2 : 1],
+                            cx_name(a, down ? "true" : "false"));
+        return one(g, hoist(g, blk, "NeslVec *", r));
+    }
+    if (!strcmp(name, "clock")) return one(g, hoist(g, blk, "double", cx_calln(a, "nesl_clock", 0)));
+    char msg[200];
+    snprintf(msg, sizeof msg, "library function %.150s is not available", name);
+    cs_expr(a, blk, cx_calln(a, "nesl_fail", 3, args[0], cx_str(a, "%s", 2), cx_str(a, arena_strndup(a, msg, strlen(msg)), (int)strlen(msg))));
+    return zeros(g, e->type);
+}
+
+static const LcuFun *find_fun(const LcuProgram *p, Sym f)
+{
+    for (int i = 0; i < p->nfuns; i++)
+        if (p->funs[i]->name == f) return p->funs[i];
+    return NULL;
+}
+
+static const LcuKernel *find_kernel(const LcuProgram *p, Sym k)
+{
+    for (int i = 0; i < p->nkernels; i++)
+        if (p->kernels[i]->name == k) return p->kernels[i];
+    return NULL;
+}
+
+static const char *sname(Gen *g, Sym name, const char *suffix)
+{
+    size_t n = strlen(name), m = strlen(suffix);
+    char *s = arena_alloc(g->a, n + m + 1);
+    memcpy(s, name, n);
+    memcpy(s + n, suffix, m + 1);
+    return s;
+}
+
+CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
+{
+    Arena *a = g->a;
+    switch (e->kind) {
+    case LE_CALL: {
+        const LcuFun *f = find_fun(g->prog, e->u.call.name);
+        if (!f) return cpu_builtin(g, env, ec, e, blk);
+        CExpr **args;
+        int n = flat_args(g, env, ec, e->u.call.nargs, e->u.call.args, blk, &args);
+        return call(g, gen_fun_name(g, f->name), gen_result_type(g, f->result, sname(g, f->name, "_fr")), f->result, n, args, blk);
+    }
+    case LE_RUN: {
+        const LcuKernel *k = find_kernel(g->prog, e->u.call.name);
+        if (!k) ICE("code generation: unknown kernel '%s'", e->u.call.name);
+        CExpr **args;
+        int n = flat_args(g, env, ec, e->u.call.nargs, e->u.call.args, blk, &args);
+        return call(g, gen_kernel_name(g, k->name), gen_result_type(g, k->result, sname(g, k->name, "_kr")), k->result, n, args, blk);
+    }
+    case LE_VECLIT: {
+        LcuBase b = e->type->base;
+        int n = e->u.tuple.n;
+        CExpr *el[n];
+        for (int i = 0; i < n; i++) el[i] = gen_expr(g, env, ec, e->u.tuple.elems[i], blk)[0];
+        CExpr *v = hoist(g, blk, "NeslVec *", cx_calln(a, "nesl_vec_new", 3, rt_of(g), cx_name(a, gen_base_enum(b)), cx_int(a, n)));
+        char pt[32];
+        snprintf(pt, sizeof pt, "%s *", gen_base_ctype(b));
+        CExpr *d = cx_cast(a, arena_strndup(a, pt, strlen(pt)), cx_arrow(a, v, "data"));
+        for (int i = 0; i < n; i++) cs_assign(a, blk, cx_index(a, d, cx_int(a, i)), el[i]);
+        return one(g, v);
+    }
+    case LE_STRING:
+        return one(g, hoist(g, blk, "NeslVec *", cx_calln(a, "nesl_string", 3, rt_of(g), cx_str(a, e->u.str.s, e->u.str.len),
+                                                        cx_int(a, e->u.str.len))));
+    case LE_BLOCK:
+        for (int i = 0; i < e->u.block.nbinds; i++) {
+            const LcuBind *b = e->u.block.binds[i];
+            env = gen_bind(g, env, b, gen_expr(g, env, ec, b->rhs, blk), blk);
+        }
+        return gen_expr(g, env, ec, e->u.block.result, blk);
+    case LE_LIB: return gen_lib(g, env, ec, e, blk);
+    case LE_SOAC:
+        gen_error(g, e->span, "an inline SOAC reached code generation (the program is not kernel-formed)");
+        return zeros(g, e->type);
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_TUPLE:
+    case LE_LET: case LE_IF: case LE_BINOP: case LE_UNOP: case LE_INDEX: case LE_LEN:
+        break;
+    }
+    ICE("gen_cpu_expr of a shared form");
+}
+
+void gen_function(Gen *g, const LcuFun *fn)
+{
+    Arena *a = g->a;
+    CFunc *f = arena_alloc(a, sizeof *f);
+    f->is_static = true;
+    f->name = gen_fun_name(g, fn->name);
+    f->ret = gen_result_type(g, fn->result, sname(g, fn->name, "_fr"));
+    int np = 1;
+    for (int i = 0; i < fn->nparams; i++) np += lcu_t_arity(fn->params[i].type);
+    f->nparams = np;
+    f->params = arena_alloc(a, sizeof *f->params * (size_t)np);
+    f->params[0] = (CParam){ "NeslRt *", "rt" };
+    f->body = cb_new(a);
+    char c[96];
+    snprintf(c, sizeof c, "function %.80s", fn->name);
+    f->comment = arena_strndup(a, c, strlen(c));
+    const CEnv *env = NULL;
+    int k = 1;
+    for (int i = 0; i < fn->nparams; i++) {
+        const LcuType *t = fn->params[i].type;
+        int n = lcu_t_arity(t);
+        CExpr *comps[n];
+        for (int j = 0; j < n; j++, k++) {
+            const char *pn = gen_fresh(g, fn->params[i].name);
+            f->params[k] = (CParam){ gen_ctype(lcu_t_component(t, j)), pn };
+            comps[j] = cx_name(a, pn);
+        }
+        env = cenv_bind(g, env, fn->params[i].name, cval_new(g, t, n, comps));
+    }
+    CExpr *rt = rt_of(g);
+    cs_expr(a, f->body, cx_calln(a, "nesl_enter", 2, rt, cx_str(a, fn->name, (int)strlen(fn->name))));
+    const char *mark = gen_fresh(g, "mark");
+    cs_decl(a, f->body, "size_t", mark, cx_calln(a, "nesl_mark", 1, rt));
+    ErrCtx ec = { cx_calln(a, "nesl_herr", 1, rt), cx_int(a, 0), true };
+    CExpr **res = gen_expr(g, env, &ec, fn->body, f->body);
+    CExpr *r = gen_return(g, f->body, fn->result, f->ret, res, rt, cx_name(a, mark));
+    cs_expr(a, f->body, cx_calln(a, "nesl_leave", 1, rt));
+    cs_return(a, f->body, r);
+    ptrvec_push(a, &g->unit->funcs, f);
+}

@@ -1,0 +1,261 @@
+/* gen_kernel.c — kernels: each λcu kernel becomes one C function that
+ * runs its SOACs in sequence, each emitted by the target's skeleton
+ * (Skeletons, cudagen.h).  The shared part here evaluates the SOAC's size
+ * and identity (kernel-level expressions, on the host), counts the launch
+ * in the statistics, binds the results, and frees the kernel's
+ * temporaries on return (nesl_release keeps the results). */
+#include <string.h>
+#include "cudagen.h"
+
+static const char *suffixed(Gen *g, Sym name, const char *suffix)
+{
+    size_t n = strlen(name), m = strlen(suffix);
+    char *s = arena_alloc(g->a, n + m + 1);
+    memcpy(s, name, n);
+    memcpy(s + n, suffix, m + 1);
+    return s;
+}
+
+/* Functions end in _f, kernels in _k, their result structs in _fr, _kr;
+ * variables end in _N: no two can clash, nor clash with the runtime. */
+const char *gen_kernel_name(Gen *g, Sym k) { return suffixed(g, k, "_k"); }
+const char *gen_fun_name(Gen *g, Sym f) { return suffixed(g, f, "_f"); }
+
+const char *gen_result_type(Gen *g, const LcuType *t, const char *sname)
+{
+    int n = lcu_t_arity(t);
+    if (n == 1) return gen_ctype(t);
+    for (int i = 0; i < g->unit->structs.len; i++)
+        if (!strcmp(((CStruct *)g->unit->structs.items[i])->name, sname)) return sname;
+    CStruct *s = arena_alloc(g->a, sizeof *s);
+    s->name = sname;
+    s->n = n;
+    s->types = arena_alloc(g->a, sizeof *s->types * (size_t)n);
+    s->fields = arena_alloc(g->a, sizeof *s->fields * (size_t)n);
+    for (int k = 0; k < n; k++) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "c%d", k);
+        s->types[k] = gen_ctype(lcu_t_component(t, k));
+        s->fields[k] = arena_strndup(g->a, buf, strlen(buf));
+    }
+    ptrvec_push(g->a, &g->unit->structs, s);
+    return sname;
+}
+
+CExpr **gen_unpack(Gen *g, const LcuType *t, CExpr *var)
+{
+    int n = lcu_t_arity(t);
+    CExpr **c = arena_alloc(g->a, sizeof *c * (size_t)n);
+    if (n == 1) { c[0] = var; return c; }
+    for (int k = 0; k < n; k++) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "c%d", k);
+        c[k] = cx_member(g->a, var, arena_strndup(g->a, buf, strlen(buf)));
+    }
+    return c;
+}
+
+/* ---- which vectors GPU code reads (they get local data/length views) ---- */
+static bool reads(const LcuExpr *e, Sym x)
+{
+    switch (e->kind) {
+    case LE_INDEX: return e->u.index.vec == x || reads(e->u.index.idx, x);
+    case LE_LEN: return e->u.len.vec == x;
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_STRING:
+        return false;
+    case LE_TUPLE: case LE_VECLIT:
+        for (int i = 0; i < e->u.tuple.n; i++)
+            if (reads(e->u.tuple.elems[i], x)) return true;
+        return false;
+    case LE_LET: return reads(e->u.let.bind->rhs, x) || reads(e->u.let.body, x);
+    case LE_IF: return reads(e->u.if_.cond, x) || reads(e->u.if_.then_e, x) || reads(e->u.if_.else_e, x);
+    case LE_BINOP: return reads(e->u.bin.l, x) || reads(e->u.bin.r, x);
+    case LE_UNOP: return reads(e->u.un.e, x);
+    case LE_RUN: case LE_CALL:
+        for (int i = 0; i < e->u.call.nargs; i++)
+            if (reads(e->u.call.args[i], x)) return true;
+        return false;
+    case LE_BLOCK: case LE_SOAC: case LE_LIB: return true;   /* not in kernels */
+    }
+    return true;
+}
+
+static bool kernel_reads(const LcuKernel *k, Sym x)
+{
+    for (int i = 0; i < k->nbinds; i++) {
+        const LcuSoac *s = k->binds[i]->soac;
+        for (int j = 0; j < s->nargs; j++) {
+            const LcuArg *a = s->args[j];
+            if (reads(a->kind == LA_THUNK ? a->u.thunk->body : a->u.expr, x)) return true;
+        }
+    }
+    return false;
+}
+
+/* ---- one SOAC ---- */
+typedef struct KCtx { const LcuKernel *k; CBlock *body; CExpr *rt, *err; const CEnv *env; } KCtx;
+
+/* range: the vector whose length is the SOAC's size, for pull and index thunks */
+static ThunkGen thunk_gen(const KCtx *kc, const LcuSoac *s, int i, Sym range)
+{
+    ThunkGen t = { s->args[i]->u.thunk, kc->env, gen_thunk_may_fail(s->args[i]->u.thunk, range) };
+    return t;
+}
+
+static void gen_soac(Gen *g, KCtx *kc, const LcuKBind *b)
+{
+    Arena *a = g->a;
+    const LcuSoac *s = b->soac;
+    CBlock *blk = kc->body;
+    SoacGen sg;
+    memset(&sg, 0, sizeof sg);
+    sg.soac = s;
+    sg.rt = kc->rt;
+    sg.blk = blk;
+    sg.err = (ErrCtx){ kc->err, NULL, false };
+    sg.herr = (ErrCtx){ cx_calln(a, "nesl_herr", 1, kc->rt), cx_int(a, 0), false };
+    const LcuType *tau = s->args[0]->u.thunk->body->type;
+    sg.n = lcu_t_arity(tau);
+    LcuBase *bases = arena_alloc(a, sizeof *bases * (size_t)sg.n);
+    for (int k = 0; k < sg.n; k++) bases[k] = lcu_t_component(tau, k)->base;
+    sg.tau = bases;
+    char kind[48];
+    snprintf(kind, sizeof kind, "NESL_%s", lcu_soac_name(s->kind));
+    CExpr *kexpr = cx_name(a, arena_strndup(a, kind, strlen(kind)));
+    bool seg = s->kind >= LS_SEG_PERMUTE;
+    const LcuExpr *last = s->args[s->nargs - 1]->kind == LA_EXPR ? s->args[s->nargs - 1]->u.expr : NULL;
+    Sym range = NULL;
+    if (s->kind == LS_ONCE) {
+        cs_expr(a, blk, cx_calln(a, "nesl_stat_soac", 3, kc->rt, kexpr, cx_int(a, 1)));
+    } else {
+        CExpr *n;
+        if (seg) {
+            sg.sd = cenv_find(kc->env, last->u.var);
+            n = cx_calln(a, "nesl_sd_total", 2, kc->rt, sg.sd->comps[0]);
+        } else {
+            n = cx_calln(a, "nesl_size", 3, kc->rt, kexpr, gen_expr(g, kc->env, &sg.herr, last, blk)[0]);
+            if (last->kind == LE_LEN) {
+                const CVal *v = cenv_find(kc->env, last->u.len.vec);
+                if (v->type->kind == LT_VEC || v->type->kind == LT_REF) {
+                    sg.range = v;
+                    range = last->u.len.vec;
+                }
+            }
+        }
+        const char *nv = gen_fresh(g, "n");
+        cs_decl(a, blk, "int64_t", nv, n);
+        sg.size = cx_name(a, nv);
+        cs_expr(a, blk, cx_calln(a, "nesl_stat_soac", 3, kc->rt, kexpr, sg.size));
+    }
+    sg.pull = thunk_gen(kc, s, 0, range);
+    switch (s->kind) {
+    case LS_PERMUTE: case LS_SEG_PERMUTE:
+        sg.aux = thunk_gen(kc, s, 1, range);
+        break;
+    case LS_FILTER: case LS_PARTITION: case LS_SEG_FILTER: case LS_SEG_PARTITION:
+        sg.aux = thunk_gen(kc, s, 1, NULL);
+        break;
+    case LS_REDUCE: case LS_SCAN: case LS_SEG_REDUCE: case LS_SEG_SCAN: {
+        sg.aux = thunk_gen(kc, s, 2, NULL);
+        CExpr **v = gen_expr(g, kc->env, &sg.herr, s->args[1]->u.expr, blk);
+        sg.ident = arena_alloc(a, sizeof *sg.ident * (size_t)sg.n);
+        for (int k = 0; k < sg.n; k++) sg.ident[k] = gen_hoist(g, blk, gen_base_ctype(bases[k]), "id", v[k]);
+        break;
+    }
+    case LS_MAP: case LS_ONCE: break;
+    }
+    sg.out = arena_alloc(a, sizeof *sg.out * (size_t)b->nvars);
+    const Skeletons *sk = g->skel;
+    SkelFn fn = NULL;
+    switch (s->kind) {
+    case LS_MAP: fn = sk->gen_map; break;
+    case LS_PERMUTE: fn = sk->gen_permute; break;
+    case LS_REDUCE: fn = sk->gen_reduce; break;
+    case LS_SCAN: fn = sk->gen_scan; break;
+    case LS_FILTER: fn = sk->gen_filter; break;
+    case LS_PARTITION: fn = sk->gen_partition; break;
+    case LS_ONCE: fn = sk->gen_once; break;
+    case LS_SEG_PERMUTE: fn = sk->gen_seg_permute; break;
+    case LS_SEG_REDUCE: fn = sk->gen_seg_reduce; break;
+    case LS_SEG_SCAN: fn = sk->gen_seg_scan; break;
+    case LS_SEG_FILTER: fn = sk->gen_seg_filter; break;
+    case LS_SEG_PARTITION: fn = sk->gen_seg_partition; break;
+    }
+    char c[80];
+    snprintf(c, sizeof c, "%s %.60s", lcu_soac_name(s->kind), b->vars[0]);
+    cs_comment(a, blk, arena_strndup(a, c, strlen(c)));
+    fn(g, &sg);
+    for (int j = 0; j < b->nvars; j++) kc->env = cenv_bind(g, kc->env, b->vars[j], sg.out[j]);
+}
+
+CExpr *gen_return(Gen *g, CBlock *blk, const LcuType *t, const char *rtype, CExpr **comps, CExpr *rt, CExpr *mark)
+{
+    Arena *a = g->a;
+    int n = lcu_t_arity(t), nobj = 0;
+    const char *r = gen_fresh(g, "res");
+    CExpr *rv = cx_name(a, r);
+    if (n == 1) cs_decl(a, blk, rtype, r, comps[0]);
+    else cs_decl(a, blk, rtype, r, NULL);
+    CExpr **fields = gen_unpack(g, t, rv);
+    CExpr *args[3 + n];
+    args[0] = rt;
+    args[1] = mark;
+    for (int k = 0; k < n; k++) {
+        if (n > 1) cs_assign(a, blk, fields[k], comps[k]);
+        LcuTypeKind tk = lcu_t_component(t, k)->kind;
+        if (tk == LT_VEC || tk == LT_REF || tk == LT_SD) args[3 + nobj++] = cx_cast(a, "void *", fields[k]);
+    }
+    args[2] = cx_int(a, nobj);
+    cs_expr(a, blk, cx_call(a, "nesl_release", 3 + nobj, args));
+    return rv;
+}
+
+void gen_kernel(Gen *g, const LcuKernel *k)
+{
+    Arena *a = g->a;
+    CFunc *f = arena_alloc(a, sizeof *f);
+    f->is_static = true;
+    f->attr = "NESL_KERNEL";
+    f->name = gen_kernel_name(g, k->name);
+    f->ret = gen_result_type(g, k->result, suffixed(g, k->name, "_kr"));
+    f->nparams = 1 + k->nparams;
+    f->params = arena_alloc(a, sizeof *f->params * (size_t)f->nparams);
+    f->params[0] = (CParam){ "NeslRt *", "rt" };
+    f->body = cb_new(a);
+    char c[96];
+    snprintf(c, sizeof c, "kernel %.80s", k->name);
+    f->comment = arena_strndup(a, c, strlen(c));
+    KCtx kc = { k, f->body, cx_name(a, "rt"), cx_un(a, CU_ADDR, cx_name(a, "err")), NULL };
+    cs_expr(a, f->body, cx_calln(a, "nesl_stat_kernel", 1, kc.rt));
+    const char *mark = gen_fresh(g, "mark");
+    cs_decl(a, f->body, "size_t", mark, cx_calln(a, "nesl_mark", 1, kc.rt));
+    cs_decl(a, f->body, "NeslErr", "err", NULL);
+    cs_expr(a, f->body, cx_calln(a, "nesl_err_init", 2, kc.err, kc.rt));
+    for (int i = 0; i < k->nparams; i++) {
+        const LcuParam *p = &k->params[i];
+        const char *pn = gen_fresh(g, p->name);
+        f->params[1 + i] = (CParam){ gen_ctype(p->type), pn };
+        CExpr *pe = cx_name(a, pn);
+        CVal *v = cval_new(g, p->type, 1, &pe);
+        if ((p->type->kind == LT_VEC || p->type->kind == LT_REF) && kernel_reads(k, p->name)) {
+            v->data = cx_name(a, gen_fresh(g, suffixed(g, p->name, "_d")));
+            v->len = cx_name(a, gen_fresh(g, suffixed(g, p->name, "_n")));
+            CVal plain = *v;
+            plain.data = plain.len = NULL;
+            char t[48];
+            snprintf(t, sizeof t, "const %s *", gen_base_ctype(p->type->base));
+            cs_decl(a, f->body, arena_strndup(a, t, strlen(t)), v->data->u.name, cval_data(g, &plain));
+            cs_decl(a, f->body, "int64_t", v->len->u.name, cval_len(g, &plain));
+        }
+        kc.env = cenv_bind(g, kc.env, p->name, v);
+    }
+    for (int i = 0; i < k->nbinds; i++) gen_soac(g, &kc, k->binds[i]);
+    int n = lcu_t_arity(k->result), j = 0;
+    CExpr *comps[n];
+    for (int i = 0; i < k->nrets; i++) {
+        const CVal *v = cenv_find(kc.env, k->rets[i]);
+        for (int c2 = 0; c2 < v->n; c2++) comps[j++] = v->comps[c2];
+    }
+    cs_return(a, f->body, gen_return(g, f->body, k->result, f->ret, comps, kc.rt, cx_name(a, mark)));
+    ptrvec_push(a, &g->unit->funcs, f);
+}

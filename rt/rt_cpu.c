@@ -1,0 +1,420 @@
+/* rt_cpu.c — the CPU implementation of nesl_rt.h: frames of objects, a
+ * size-class block cache, segment descriptors, errors, statistics, result
+ * printing (the λcu interpreter's format) and the library kernels. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "nesl_rt.h"
+
+#define NCLASSES (4 * 48)            /* quarter steps between powers of two */
+#define MIN_EXP 6                     /* 64-byte blocks at least */
+#define CACHE_LIMIT ((size_t)1 << 30) /* bytes kept in the free lists at most */
+#define HDR 64                        /* object header room before the data */
+#define MAX_DEPTH 10000
+
+typedef struct Block { struct Block *next; } Block;
+
+struct NeslRt {
+    NeslObj **objs;          /* the region stack: objects of all live frames */
+    size_t nobjs, cobjs;
+    Block *free_list[NCLASSES];
+    size_t cached;           /* bytes in the free lists */
+    int depth;
+    bool stats;
+    long kernels, soac_launches[NESL_NSOACS], soac_elements[NESL_NSOACS], lib_calls, lib_elements;
+    int nsites;
+    const char *const *sites;
+    NeslErr herr;            /* immediate errors of host code */
+};
+
+static const char *const soac_names[NESL_NSOACS] = {
+    "MAP", "PERMUTE", "REDUCE", "SCAN", "FILTER", "PARTITION", "ONCE",
+    "SEG_PERMUTE", "SEG_REDUCE", "SEG_SCAN", "SEG_FILTER", "SEG_PARTITION",
+};
+
+static void print_stats(NeslRt *rt)
+{
+    fprintf(stdout, "stats: kernel launches: %ld\n", rt->kernels);
+    for (int k = 0; k < NESL_NSOACS; k++)
+        if (rt->soac_launches[k])
+            fprintf(stdout, "stats: %s: %ld launch%s, %ld elements\n", soac_names[k], rt->soac_launches[k],
+                    rt->soac_launches[k] == 1 ? "" : "es", rt->soac_elements[k]);
+    if (rt->lib_calls) fprintf(stdout, "stats: library calls: %ld, %ld elements\n", rt->lib_calls, rt->lib_elements);
+}
+
+/* Every runtime error ends here: the interpreter's exit status 1, and its
+ * --stats output still printed (stdout, after the message). */
+static _Noreturn void die(NeslRt *rt)
+{
+    fflush(stderr);
+    if (rt->stats) print_stats(rt);
+    fflush(stdout);
+    exit(1);
+}
+
+_Noreturn void nesl_fail(NeslRt *rt, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("RUNTIME ERROR: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    die(rt);
+}
+
+/* ---- blocks: size classes 2^e, 1.25 * 2^e, 1.5 * 2^e, 1.75 * 2^e (at
+ * most 25% unused), cached when freed ---- */
+static size_t class_size(int c)
+{
+    int e = c / 4, q = c % 4;
+    return ((size_t)1 << e) + (size_t)q * ((size_t)1 << (e - 2));
+}
+
+static int size_class(size_t n)
+{
+    if (n <= (size_t)1 << MIN_EXP) return 4 * MIN_EXP;
+    int e = MIN_EXP;
+    while (e < 62 && ((size_t)1 << (e + 1)) < n) e++;   /* 2^e < n <= 2^(e+1) */
+    for (int q = 1; q < 4; q++)
+        if (class_size(4 * e + q) >= n) return 4 * e + q;
+    return 4 * (e + 1);
+}
+
+/* A block of at least n bytes; its class is stored 16 bytes before it. */
+static void *blk_get(NeslRt *rt, size_t n)
+{
+    int c = size_class(n + 16);
+    if (c >= NCLASSES) nesl_fail(rt, "out of memory (a block of %zu bytes)", n);
+    Block *b = rt->free_list[c];
+    char *p;
+    if (b) {
+        rt->free_list[c] = b->next;
+        rt->cached -= class_size(c);
+        p = (char *)b;
+    } else {
+        p = malloc(class_size(c));
+        if (!p) {   /* flush the cache and retry once */
+            for (int k = 0; k < NCLASSES; k++)
+                while (rt->free_list[k]) {
+                    Block *f = rt->free_list[k];
+                    rt->free_list[k] = f->next;
+                    free(f);
+                }
+            rt->cached = 0;
+            p = malloc(class_size(c));
+            if (!p) nesl_fail(rt, "out of memory (a block of %zu bytes)", n);
+        }
+    }
+    *(int *)p = c;
+    return p + 16;
+}
+
+static void blk_put(NeslRt *rt, void *q)
+{
+    if (!q) return;
+    char *p = (char *)q - 16;
+    int c = *(int *)p;
+    size_t sz = class_size(c);
+    if (rt->cached + sz > CACHE_LIMIT) { free(p); return; }
+    Block *b = (Block *)p;
+    b->next = rt->free_list[c];
+    rt->free_list[c] = b;
+    rt->cached += sz;
+}
+
+/* ---- frames ---- */
+static void *new_obj(NeslRt *rt, NeslObjKind k, size_t bytes)
+{
+    if (rt->nobjs == rt->cobjs) {
+        rt->cobjs = rt->cobjs ? 2 * rt->cobjs : 256;
+        NeslObj **v = realloc(rt->objs, sizeof *v * rt->cobjs);
+        if (!v) nesl_fail(rt, "out of memory");
+        rt->objs = v;
+    }
+    NeslObj *o = blk_get(rt, HDR + bytes);
+    o->kind = k;
+    rt->objs[rt->nobjs++] = o;
+    return o;
+}
+
+static void free_obj(NeslRt *rt, NeslObj *o)
+{
+    if (o->kind == NESL_OBJ_SD) {
+        NeslSd *s = (NeslSd *)o;
+        blk_put(rt, s->offs);
+        blk_put(rt, s->segids);
+    }
+    blk_put(rt, o);
+}
+
+size_t nesl_mark(NeslRt *rt) { return rt->nobjs; }
+
+void nesl_release(NeslRt *rt, size_t mark, int nkeep, ...)
+{
+    void *keep[nkeep ? nkeep : 1];
+    va_list ap;
+    va_start(ap, nkeep);
+    for (int i = 0; i < nkeep; i++) keep[i] = va_arg(ap, void *);
+    va_end(ap);
+    size_t w = mark;
+    for (size_t r = mark; r < rt->nobjs; r++) {
+        NeslObj *o = rt->objs[r];
+        bool kept = false;
+        for (int i = 0; i < nkeep && !kept; i++) kept = keep[i] == (void *)o;
+        if (kept) rt->objs[w++] = o;
+        else free_obj(rt, o);
+    }
+    rt->nobjs = w;
+}
+
+void nesl_enter(NeslRt *rt, const char *fname)
+{
+    if (++rt->depth > MAX_DEPTH)
+        nesl_fail(rt, "CPU call depth exceeds %d (runaway recursion in '%s'?)", MAX_DEPTH, fname);
+}
+
+void nesl_leave(NeslRt *rt) { rt->depth--; }
+
+/* ---- objects ---- */
+static size_t base_size(NeslBase b)
+{
+    switch (b) {
+    case NESL_INT: return sizeof(int32_t);
+    case NESL_FLOAT: return sizeof(double);
+    case NESL_BOOL: return sizeof(bool);
+    case NESL_CHAR: case NESL_UNIT: return 1;
+    }
+    return 1;
+}
+
+NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
+{
+    if (len < 0 || (uint64_t)len > ((uint64_t)1 << 44)) nesl_fail(rt, "out of memory (a vector of %lld elements)", (long long)len);
+    NeslVec *v = new_obj(rt, NESL_OBJ_VEC, base_size(b) * (size_t)len);
+    v->base = b;
+    v->len = len;
+    v->data = (char *)v + HDR;
+    return v;
+}
+
+NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len)
+{
+    NeslVec *v = nesl_vec_new(rt, b, len);
+    memset(v->data, 0, base_size(b) * (size_t)len);
+    return v;
+}
+
+NeslVec *nesl_string(NeslRt *rt, const char *s, int64_t len)
+{
+    NeslVec *v = nesl_vec_new(rt, NESL_CHAR, len);
+    if (len) memcpy(v->data, s, (size_t)len);
+    return v;
+}
+
+void *nesl_tmp(NeslRt *rt, size_t bytes) { return (char *)new_obj(rt, NESL_OBJ_TMP, bytes) + HDR; }
+
+void *nesl_tmp_zero(NeslRt *rt, size_t bytes)
+{
+    void *p = nesl_tmp(rt, bytes);
+    memset(p, 0, bytes);
+    return p;
+}
+
+NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs)
+{
+    NeslSd *s = new_obj(rt, NESL_OBJ_SD, sizeof(int32_t) * (size_t)nsegs);
+    s->nsegs = nsegs;
+    s->lens = (int32_t *)((char *)s + HDR);
+    s->offs = NULL;
+    s->segids = NULL;
+    return s;
+}
+
+const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *s)
+{
+    if (!s->offs) {
+        int64_t *o = blk_get(rt, sizeof *o * (size_t)(s->nsegs + 1)), t = 0;
+        for (int64_t g = 0; g < s->nsegs; g++) { o[g] = t; t += s->lens[g]; }
+        o[s->nsegs] = t;
+        s->offs = o;
+    }
+    return s->offs;
+}
+
+int64_t nesl_sd_total(NeslRt *rt, NeslSd *s) { return nesl_sd_offs(rt, s)[s->nsegs]; }
+
+const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *s)
+{
+    if (!s->segids) {
+        const int64_t *o = nesl_sd_offs(rt, s);
+        int32_t *ids = blk_get(rt, sizeof *ids * (size_t)o[s->nsegs]);
+        for (int64_t g = 0; g < s->nsegs; g++)
+            for (int64_t i = o[g]; i < o[g + 1]; i++) ids[i] = (int32_t)g;
+        s->segids = ids;
+    }
+    return s->segids;
+}
+
+/* ---- CPU builtins ---- */
+NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
+{
+    const int32_t *l = lens->data;
+    for (int64_t i = 0; i < lens->len; i++)
+        if (l[i] < 0) nesl_fail(rt, "make_sd: negative segment length %lld", (long long)l[i]);
+    NeslSd *s = nesl_sd_new(rt, lens->len);
+    if (lens->len) memcpy(s->lens, l, sizeof *l * (size_t)lens->len);
+    return s;
+}
+
+NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s)
+{
+    NeslVec *v = nesl_vec_new(rt, NESL_INT, s->nsegs);
+    if (s->nsegs) memcpy(v->data, s->lens, sizeof(int32_t) * (size_t)s->nsegs);
+    return v;
+}
+
+NeslVec *nesl_offsets(NeslRt *rt, NeslSd *s)
+{
+    const int64_t *o = nesl_sd_offs(rt, s);
+    NeslVec *v = nesl_vec_new(rt, NESL_INT, s->nsegs);
+    int32_t *d = v->data;
+    for (int64_t g = 0; g < s->nsegs; g++) d[g] = (int32_t)o[g];
+    return v;
+}
+
+NeslVec *nesl_segids(NeslRt *rt, NeslSd *s)
+{
+    const int32_t *ids = nesl_sd_segids(rt, s);
+    int64_t t = nesl_sd_total(rt, s);
+    NeslVec *v = nesl_vec_new(rt, NESL_INT, t);
+    if (t) memcpy(v->data, ids, sizeof *ids * (size_t)t);
+    return v;
+}
+
+void nesl_check(NeslRt *rt, bool failed, int32_t site, const NeslVec *msg)
+{
+    if (!failed) return;
+    if (site >= 0 && site < rt->nsites) fprintf(stderr, "%s: ", rt->sites[site]);
+    fputs("RUNTIME ERROR: ", stderr);
+    fwrite(msg->data, 1, (size_t)msg->len, stderr);
+    fputc('\n', stderr);
+    die(rt);
+}
+
+double nesl_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- errors ---- */
+NeslErr *nesl_herr(NeslRt *rt) { return &rt->herr; }
+
+void nesl_err_init(NeslErr *e, NeslRt *rt)
+{
+    e->rt = rt;
+    e->immediate = false;
+    e->set = false;
+    e->it = INT64_MAX;
+    e->msg[0] = 0;
+}
+
+void nesl_err_rec(NeslErr *e, int64_t it, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+#ifdef _OPENMP
+#pragma omp critical(nesl_err)
+#endif
+    {
+        if (!e->set || it < e->it) {
+            vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+            e->it = it;
+            e->set = true;
+        }
+    }
+    va_end(ap);
+    if (e->immediate) nesl_err_report(e);
+}
+
+_Noreturn void nesl_err_report(NeslErr *e)
+{
+    fprintf(stderr, "RUNTIME ERROR: %s\n", e->msg);
+    die(e->rt);
+}
+
+int64_t nesl_size(NeslRt *rt, NeslSoac k, int32_t n)
+{
+    if (n < 0) nesl_fail(rt, "%s over a negative size %lld", soac_names[k], (long long)n);
+    return n;
+}
+
+/* ---- statistics ---- */
+void nesl_stat_kernel(NeslRt *rt) { rt->kernels++; }
+
+void nesl_stat_soac(NeslRt *rt, NeslSoac k, int64_t elements)
+{
+    rt->soac_launches[k]++;
+    rt->soac_elements[k] += (long)elements;
+}
+
+void nesl_stat_lib(NeslRt *rt, int64_t elements)
+{
+    rt->lib_calls++;
+    rt->lib_elements += (long)elements;
+}
+
+/* ---- float functions ---- */
+double nesl_m_sqrt(double x) { return sqrt(x); }
+double nesl_m_ln(double x) { return log(x); }
+double nesl_m_exp(double x) { return exp(x); }
+double nesl_m_sin(double x) { return sin(x); }
+double nesl_m_cos(double x) { return cos(x); }
+double nesl_m_tan(double x) { return tan(x); }
+double nesl_m_asin(double x) { return asin(x); }
+double nesl_m_acos(double x) { return acos(x); }
+double nesl_m_atan(double x) { return atan(x); }
+double nesl_m_sinh(double x) { return sinh(x); }
+double nesl_m_cosh(double x) { return cosh(x); }
+double nesl_m_tanh(double x) { return tanh(x); }
+double nesl_m_expt(double x, double p) { return nesl_expt(x, p); }
+
+/* ---- the runtime object ---- */
+NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
+{
+    NeslRt *rt = calloc(1, sizeof *rt);
+    if (!rt) { fputs("RUNTIME ERROR: out of memory\n", stderr); exit(1); }
+    rt->nsites = nsites;
+    rt->sites = sites;
+    nesl_err_init(&rt->herr, rt);
+    rt->herr.immediate = true;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--stats")) rt->stats = true;
+        else {
+            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats]\n", argv[0], argv[i], argv[0]);
+            exit(2);
+        }
+    }
+    return rt;
+}
+
+int nesl_rt_free(NeslRt *rt)
+{
+    if (rt->stats) print_stats(rt);
+    fflush(stdout);
+    nesl_release(rt, 0, 0);
+    for (int k = 0; k < NCLASSES; k++)
+        while (rt->free_list[k]) {
+            Block *f = rt->free_list[k];
+            rt->free_list[k] = f->next;
+            free(f);
+        }
+    free(rt->objs);
+    free(rt);
+    return 0;
+}
