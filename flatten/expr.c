@@ -305,12 +305,12 @@ static bool safe_when_empty(const LcuExpr *e)
 
 /* The body of a lifted context, skipped when the context is empty (which
  * is what ends recursion) unless running it on no elements is harmless. */
-static FVal guarded_body(Fl *F, const Ctx *sub, Type *t, Expr *body)
+static FVal guarded_body(Fl *F, const Ctx *sub, Type *t, Expr *body, bool always)
 {
     Block bb;
     fl_block_push(F, &bb);
     FVal r = materialize(F, sub, fl_expr(F, sub, body));
-    bool safe = true;
+    bool safe = !always;
     for (int i = 0; i < bb.binds.len && safe; i++) safe = safe_when_empty(((LcuBind *)bb.binds.items[i])->rhs);
     if (safe) {
         F->blk = bb.outer;
@@ -414,7 +414,9 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
             sub.env = env_add(F, sub.env, b, w);
         }
         sub.count = cnt[k];
-        res[k] = guarded_body(F, &sub, t, br[k]);
+        /* Always guarded: when no element takes this branch its variables
+         * were not packed, so it must not run at all. */
+        res[k] = guarded_body(F, &sub, t, br[k], true);
     }
     /* Combine: element i of the result is at inv[i] of then ++ else. */
     Block bc, bu, b1, b2;
@@ -503,7 +505,7 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
         in = packed;
     }
     Type *et = type_prune(rt)->elem;
-    FVal res = guarded_body(F, &in, et, e->a);
+    FVal res = guarded_body(F, &in, et, e->a, false);
     return cx->lifted ? lseq_make(F, rt, result_sd, res) : seq_of_elems(F, rt, res);
 }
 
