@@ -34,13 +34,8 @@ Sym fl_emit(Fl *F, const LcuType *t, LcuExpr *rhs)
 Sym *fl_emit_tuple(Fl *F, int n, const LcuType **ts, LcuExpr *rhs)
 {
     Sym *v = arena_alloc(F->a, sizeof *v * (size_t)(n ? n : 1));
-    if (n == 0) {
-        Sym u[1] = { fl_fresh(F, "u") };
-        const LcuType *ut[1] = { T_base(F, LB_UNIT) };
-        Sym *uv = arena_alloc(F->a, sizeof *uv);
-        const LcuType **utt = arena_alloc(F->a, sizeof *utt);
-        uv[0] = u[0]; utt[0] = ut[0];
-        fl_emitn(F, 1, uv, utt, rhs);
+    if (n == 0) {                       /* a value without components: bind () */
+        fl_emit(F, T_base(F, LB_UNIT), rhs);
         return v;
     }
     for (int i = 0; i < n; i++)
@@ -156,12 +151,6 @@ Sym fl_map(Fl *F, LcuBase b, Sym i, LcuExpr *body, LcuExpr *n)
     return fl_emit(F, T_vec(F, b), X_soac(F, LS_MAP, 2, as));
 }
 
-Sym fl_iota(Fl *F, LcuExpr *n)
-{
-    Sym i = fl_fresh(F, "i");
-    return fl_map(F, LB_INT, i, X_var(F, i), n);
-}
-
 Sym fl_dist(Fl *F, LcuBase b, LcuExpr *v, LcuExpr *n)
 {
     Sym i = fl_fresh(F, "i");
@@ -193,14 +182,6 @@ Sym fl_reduce(Fl *F, LcuBase b, LcuBinop op, const char *builtin, Sym v, LcuExpr
 
 Sym fl_any(Fl *F, Sym flags) { return fl_reduce(F, LB_BOOL, LOP_OR, NULL, flags, X_bool(F, false)); }
 Sym fl_sum_int(Fl *F, Sym v) { return fl_reduce(F, LB_INT, LOP_ADD, NULL, v, X_int(F, 0)); }
-
-Sym fl_plus_scan(Fl *F, Sym v)
-{
-    Sym i = fl_fresh(F, "i");
-    LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, X_idx(F, v, X_var(F, i)))), A_expr(F, X_int(F, 0)),
-                      A_thunk(F, monoid(F, LOP_ADD, NULL)), A_expr(F, X_len(F, v)) };
-    return fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_SCAN, 4, as));
-}
 
 Sym fl_seg_sum_int(Fl *F, Sym sd, Sym v)
 {

@@ -73,5 +73,7 @@ int flat_lambda_captures(Arena *a, Expr *lambda, Binder ***out_binders, Type ***
 /* The captures of the closures of function type t (none unless its identity
  * is a lambda), with their concrete types for this instance. */
 int flat_closure_captures(Arena *a, Type *fun_type, Binder ***out_binders, Type ***out_types);
+/* The concrete field tuple of a (concrete) datatype instance. */
+Type *flat_data_fields(Arena *a, Type *data_type);
 
 #endif

@@ -107,13 +107,11 @@ LcuArg *A_expr(Fl *F, LcuExpr *e);
 /* MAP { i => body(i) } (n) with one result of base b. */
 Sym fl_map(Fl *F, LcuBase b, Sym i, LcuExpr *body, LcuExpr *n);
 /* Common scalar-vector kernels. */
-Sym fl_iota(Fl *F, LcuExpr *n);                                 /* [0..n) */
 Sym fl_dist(Fl *F, LcuBase b, LcuExpr *v, LcuExpr *n);          /* n copies of v */
 Sym fl_gather(Fl *F, LcuBase b, Sym v, Sym idx);                /* v[idx[i]] */
 Sym fl_reduce(Fl *F, LcuBase b, LcuBinop op, const char *builtin, Sym v, LcuExpr *ident);
 Sym fl_any(Fl *F, Sym flags);                                   /* or-reduce of [bool] */
 Sym fl_sum_int(Fl *F, Sym v);
-Sym fl_plus_scan(Fl *F, Sym v);                                 /* exclusive, [int] */
 Sym fl_seg_sum_int(Fl *F, Sym sd, Sym v);                       /* per segment */
 Sym fl_empty(Fl *F, LcuBase b);                                 /* a vector of length 0 */
 Sym fl_count_true(Fl *F, Sym flags);                            /* int */
@@ -129,7 +127,6 @@ FVal fv_make(Fl *F, Type *t, bool lifted, int n, Sym *c);
 FVal fv_slice(Fl *F, FVal v, Type *t, int from);                 /* the sub-value of type t at comp from */
 int fv_arity(Type *t, bool lifted);
 LcuExpr *fv_count(Fl *F, FVal seq);                              /* #s of an unlifted sequence */
-Sym fv_count_var(Fl *F, Type *elem, bool lifted_elems, const Sym *c);
 /* The lifted representation of element type t: gather, concat, empty, dist. */
 FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx);           /* count #idx */
 FVal rep_concat(Fl *F, Type *t, const Sym *c1, LcuExpr *n1, const Sym *c2, LcuExpr *n2);

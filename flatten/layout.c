@@ -142,6 +142,14 @@ static Type *concrete(Arena *a, Type *t, const DEnv *env)
     return t;
 }
 
+Type *flat_data_fields(Arena *a, Type *data_type)
+{
+    Type *t = type_prune(data_type);
+    DataDecl *d = t->data;
+    DEnv inner = { d->params, t->args, t->nargs < d->nctx ? t->nargs : d->nctx, NULL };
+    return concrete(a, d->field_type, &inner);
+}
+
 int flat_closure_captures(Arena *a, Type *fun_type, Binder ***out_binders, Type ***out_types)
 {
     Type *t = type_prune(fun_type);

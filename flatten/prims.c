@@ -287,7 +287,6 @@ static FVal unsingleton(Fl *F, FVal v)
 }
 
 static FVal elems(Fl *F, FVal seq) { return seq.lifted ? lseq_elems(F, seq) : elems_of_seq(F, seq); }
-static FVal mat(Fl *F, const Ctx *cx, FVal v) { return cx->lifted ? materialize(F, cx, v) : v; }
 
 /* ---- sequence primitives ---- */
 static FVal p_length(Fl *F, Type *rt, FVal a)
@@ -692,5 +691,4 @@ FVal fl_prim(Fl *F, const Ctx *cx, int prim, Type *inst, int k, FVal *a, Span sp
         if (!inst) ICE("flatten: primitive %s without its type", prim_info[prim].name);
         return bridge(F, cx, prim, inst, k, a, sp);
     }
-    (void)mat;
 }

@@ -35,37 +35,7 @@ LcuExpr *X_rest(Fl *F, int n, const Sym *c)
     return X_tuple(F, n, es);
 }
 
-/* The concrete field tuple of a datatype instance. */
-static Type *subst(Fl *F, Type *t, DataDecl *d, Type **args)
-{
-    t = type_prune(t);
-    switch (t->kind) {
-    case TY_VAR:
-        for (int i = 0; i < d->nctx; i++)
-            if (type_prune(d->params[i]) == t) return args[i];
-        return t;
-    case TY_SEQ: return type_seq(F->a, subst(F, t->elem, d, args));
-    case TY_PAIR: return type_pair(F->a, subst(F, t->fst, d, args), subst(F, t->snd, d, args));
-    case TY_DATA: {
-        Type *r = type_new(F->a, TY_DATA);
-        r->data = t->data;
-        r->nargs = t->nargs;
-        r->args = arena_alloc(F->a, sizeof *r->args * (size_t)(t->nargs + 1));
-        for (int i = 0; i < t->nargs; i++) r->args[i] = subst(F, t->args[i], d, args);
-        return r;
-    }
-    case TY_FUN: return type_fun(F->a, subst(F, t->arg, d, args), subst(F, t->res, d, args), t->ident);
-    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: case TY_FUNID:
-        return t;
-    }
-    return t;
-}
-
-Type *fl_data_fields(Fl *F, Type *t)
-{
-    t = type_prune(t);
-    return subst(F, t->data->field_type, t->data, t->args);
-}
+Type *fl_data_fields(Fl *F, Type *t) { return flat_data_fields(F->a, t); }
 
 static LcuBase base_of(Type *t)
 {
@@ -80,12 +50,18 @@ static LcuBase base_of(Type *t)
 
 /* The element types of a composite value, in component order: a pair's two
  * halves, a datatype's fields, a closure's captured variables. */
-static int parts(Fl *F, Type *t, Type **out)
+static int parts(Fl *F, Type *t, Type ***out)
 {
     t = type_prune(t);
+    Type **ps = arena_alloc(F->a, sizeof *ps * 2);
+    *out = ps;
     switch (t->kind) {
-    case TY_PAIR: out[0] = t->fst; out[1] = t->snd; return 2;
-    case TY_DATA: out[0] = fl_data_fields(F, t); return 1;
+    case TY_PAIR: ps[0] = t->fst; ps[1] = t->snd; return 2;
+    case TY_DATA: ps[0] = fl_data_fields(F, t); return 1;
+    case TY_FUN: {
+        Binder **bs;
+        return fv_arity(t, true) == 0 ? 0 : flat_closure_captures(F->a, t, &bs, out);
+    }
     default: return 0;
     }
 }
@@ -105,9 +81,9 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out)
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM:
         out[0] = fl_gather(F, base_of(t), c[0], idx);
         return;
-    case TY_PAIR: case TY_DATA: {
-        Type *ps[2];
-        int np = parts(F, t, ps), off = 0;
+    case TY_PAIR: case TY_DATA: case TY_FUN: {
+        Type **ps;
+        int np = parts(F, t, &ps), off = 0;
         for (int i = 0; i < np; i++) {
             gather_into(F, ps[i], c + off, idx, out + off);
             off += fv_arity(ps[i], true);
@@ -129,18 +105,6 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out)
         Sym iidx = fl_map(F, LB_INT, p, body, X_len(F, nsid));
         out[0] = nsd;
         gather_into(F, t->elem, c + 1, iidx, out + 1);
-        return;
-    }
-    case TY_FUN: {
-        if (fv_arity(t, true) == 0) return;
-        Binder **bs;
-        Type **ts;
-        int k = flat_closure_captures(F->a, t, &bs, &ts);
-        int off = 0;
-        for (int i = 0; i < k; i++) {
-            gather_into(F, ts[i], c + off, idx, out + off);
-            off += fv_arity(ts[i], true);
-        }
         return;
     }
     case TY_FUNID: case TY_VAR:
@@ -169,9 +133,9 @@ static void concat_into(Fl *F, Type *t, const Sym *a, LcuExpr *na, const Sym *b,
         out[0] = fl_map(F, base_of(t), i, body, X_bin(F, LOP_ADD, na, nb));
         return;
     }
-    case TY_PAIR: case TY_DATA: {
-        Type *ps[2];
-        int np = parts(F, t, ps), off = 0;
+    case TY_PAIR: case TY_DATA: case TY_FUN: {
+        Type **ps;
+        int np = parts(F, t, &ps), off = 0;
         for (int i = 0; i < np; i++) {
             concat_into(F, ps[i], a + off, na, b + off, nb, out + off);
             off += fv_arity(ps[i], true);
@@ -188,18 +152,6 @@ static void concat_into(Fl *F, Type *t, const Sym *a, LcuExpr *na, const Sym *b,
         Sym ta = fl_emit(F, T_int(F), X_call1(F, "total", X_var(F, a[0])));
         Sym tb = fl_emit(F, T_int(F), X_call1(F, "total", X_var(F, b[0])));
         concat_into(F, t->elem, a + 1, X_var(F, ta), b + 1, X_var(F, tb), out + 1);
-        return;
-    }
-    case TY_FUN: {
-        Binder **bs;
-        Type **ts;
-        if (fv_arity(t, true) == 0) return;
-        int k = flat_closure_captures(F->a, t, &bs, &ts);
-        int off = 0;
-        for (int i = 0; i < k; i++) {
-            concat_into(F, ts[i], a + off, na, b + off, nb, out + off);
-            off += fv_arity(ts[i], true);
-        }
         return;
     }
     case TY_FUNID: case TY_VAR:
@@ -224,9 +176,9 @@ static void empty_into(Fl *F, Type *t, bool lifted, Sym *out)
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM:
         out[0] = lifted ? fl_empty(F, base_of(t)) : fl_emit(F, T_base(F, base_of(t)), X_default(F, base_of(t)));
         return;
-    case TY_PAIR: case TY_DATA: {
-        Type *ps[2];
-        int np = parts(F, t, ps), off = 0;
+    case TY_PAIR: case TY_DATA: case TY_FUN: {
+        Type **ps;
+        int np = parts(F, t, &ps), off = 0;
         for (int i = 0; i < np; i++) {
             empty_into(F, ps[i], lifted, out + off);
             off += fv_arity(ps[i], lifted);
@@ -241,18 +193,6 @@ static void empty_into(Fl *F, Type *t, bool lifted, Sym *out)
         }
         empty_into(F, t->elem, true, out);
         return;
-    case TY_FUN: {
-        Binder **bs;
-        Type **ts;
-        if (fv_arity(t, lifted) == 0) return;
-        int k = flat_closure_captures(F->a, t, &bs, &ts);
-        int off = 0;
-        for (int i = 0; i < k; i++) {
-            empty_into(F, ts[i], lifted, out + off);
-            off += fv_arity(ts[i], lifted);
-        }
-        return;
-    }
     case TY_FUNID: case TY_VAR:
         break;
     }
@@ -278,9 +218,9 @@ static void single_into(Fl *F, Type *t, const Sym *c, Sym *out)
         out[0] = fl_emit(F, T_vec(F, base_of(t)), lcu_e_veclit(F->a, (Span){ 0 }, 1, e));
         return;
     }
-    case TY_PAIR: case TY_DATA: {
-        Type *ps[2];
-        int np = parts(F, t, ps), ou = 0, ol = 0;
+    case TY_PAIR: case TY_DATA: case TY_FUN: {
+        Type **ps;
+        int np = parts(F, t, &ps), ou = 0, ol = 0;
         for (int i = 0; i < np; i++) {
             single_into(F, ps[i], c + ou, out + ol);
             ou += fv_arity(ps[i], false);
@@ -295,19 +235,6 @@ static void single_into(Fl *F, Type *t, const Sym *c, Sym *out)
         Sym l = fl_emit(F, T_vec(F, LB_INT), lcu_e_veclit(F->a, (Span){ 0 }, 1, e));
         out[0] = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, l)));
         memcpy(out + 1, c, sizeof *out * (size_t)s.n);
-        return;
-    }
-    case TY_FUN: {
-        Binder **bs;
-        Type **ts;
-        if (fv_arity(t, false) == 0) return;
-        int k = flat_closure_captures(F->a, t, &bs, &ts);
-        int ou = 0, ol = 0;
-        for (int i = 0; i < k; i++) {
-            single_into(F, ts[i], c + ou, out + ol);
-            ou += fv_arity(ts[i], false);
-            ol += fv_arity(ts[i], true);
-        }
         return;
     }
     case TY_FUNID: case TY_VAR:

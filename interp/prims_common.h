@@ -24,11 +24,6 @@ static inline Type *prim_arg_k(Type *ty, int k, int n)
     return k < n - 1 ? type_prune(t->fst) : t;
 }
 
-/* Wrapping 32-bit arithmetic without signed overflow. */
-static inline int32_t wrap32(uint32_t u) { return (int32_t)u; }
-static inline int32_t iadd(int32_t a, int32_t b) { return wrap32((uint32_t)a + (uint32_t)b); }
-static inline int32_t isub(int32_t a, int32_t b) { return wrap32((uint32_t)a - (uint32_t)b); }
-static inline int32_t imul(int32_t a, int32_t b) { return wrap32((uint32_t)a * (uint32_t)b); }
 
 /* A sequence whose length comes from user data: lengths beyond what the
  * interpreter can hold are a runtime error, not an allocation failure. */

@@ -2,6 +2,7 @@
  * The identity depends on the element type, which for an empty sequence
  * only the instantiated type can tell. */
 #include "prims_common.h"
+#include "../rt/nesl_scalar.h"
 
 typedef enum { SC_PLUS, SC_MULT, SC_MAX, SC_MIN, SC_OR, SC_AND, SC_XOR } ScanOp;
 
@@ -25,9 +26,9 @@ static Value combine(ScanOp op, Value a, Value b)
 {
     switch (op) {
     case SC_PLUS:
-        return a.kind == V_FLOAT ? v_float(a.f + b.f) : v_int(iadd(a.i, b.i));
+        return a.kind == V_FLOAT ? v_float(a.f + b.f) : v_int(nesl_iadd(a.i, b.i));
     case SC_MULT:
-        return a.kind == V_FLOAT ? v_float(a.f * b.f) : v_int(imul(a.i, b.i));
+        return a.kind == V_FLOAT ? v_float(a.f * b.f) : v_int(nesl_imul(a.i, b.i));
     case SC_MAX:
         if (a.kind == V_FLOAT) return a.f >= b.f ? a : b;
         if (a.kind == V_CHAR) return a.c >= b.c ? a : b;

@@ -64,96 +64,18 @@ static Type *fun_ident(Type *t)
     return id && id->kind == TY_FUNID ? id : NULL;
 }
 
-/* Datatype parameters bound to the arguments of the TY_DATA being converted. */
-typedef struct DEnv {
-    Type **params, **args;
-    int n;
-    const struct DEnv *parent;
-} DEnv;
-
-static Type *resolve(Type *t, const DEnv **env)
+static int arity(Type *t, bool lifted)
 {
-    for (;;) {
-        t = type_prune(t);
-        if (!t) ICE("value bridge: missing type");
-        if (t->kind != TY_VAR) return t;
-        bool found = false;
-        for (const DEnv *e = *env; e && !found; e = e->parent)
-            for (int i = 0; i < e->n; i++)
-                if (type_prune(e->params[i]) == t) {
-                    t = e->args[i];
-                    *env = e->parent;
-                    found = true;
-                    break;
-                }
-        if (!found) ICE("value bridge: type variable %d is not monomorphic", t->var_id);
-    }
-}
-
-static DEnv data_env(Type *t, const DEnv *env)
-{
-    DataDecl *d = t->data;
-    return (DEnv){ d->params, t->args, t->nargs < d->nctx ? t->nargs : d->nctx, env };
-}
-
-static int arity_in(Type *t, const DEnv *env, bool lifted)
-{
-    t = resolve(t, &env);
+    t = type_prune(t);
     switch (t->kind) {
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: return 1;
-    case TY_SEQ: return (lifted ? 1 : 0) + arity_in(t->elem, env, true);
-    case TY_PAIR: return arity_in(t->fst, env, lifted) + arity_in(t->snd, env, lifted);
-    case TY_DATA: {
-        DEnv inner = data_env(t, env);
-        return arity_in(t->data->field_type, &inner, lifted);
-    }
+    case TY_SEQ: return (lifted ? 1 : 0) + arity(t->elem, true);
+    case TY_PAIR: return arity(t->fst, lifted) + arity(t->snd, lifted);
+    case TY_DATA: return flat_arity(t, lifted);
     case TY_FUN: return fun_ident(t) ? flat_arity(t, lifted) : 0;
     case TY_FUNID: case TY_VAR: break;
     }
     ICE("value bridge: bad value type %d", (int)t->kind);
-}
-
-/* Bind the type variables of generic type g to the parts of concrete c. */
-static void match(Arena *a, PtrVec *vars, PtrVec *tys, Type *g, Type *c)
-{
-    g = type_prune(g);
-    c = type_prune(c);
-    if (!g || !c) return;
-    if (g->kind == TY_VAR) {
-        for (int i = 0; i < vars->len; i++)
-            if (vars->items[i] == g) return;
-        ptrvec_push(a, vars, g);
-        ptrvec_push(a, tys, c);
-        return;
-    }
-    if (g->kind != c->kind) return;
-    switch (g->kind) {
-    case TY_SEQ: match(a, vars, tys, g->elem, c->elem); return;
-    case TY_PAIR: match(a, vars, tys, g->fst, c->fst); match(a, vars, tys, g->snd, c->snd); return;
-    case TY_FUN: match(a, vars, tys, g->arg, c->arg); match(a, vars, tys, g->res, c->res); return;
-    case TY_DATA:
-        for (int i = 0; i < g->nargs && i < c->nargs; i++) match(a, vars, tys, g->args[i], c->args[i]);
-        return;
-    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: case TY_FUNID: case TY_VAR:
-        return;
-    }
-}
-
-/* The variables a function value of type t carries (0 unless a lambda),
- * with *env binding their types' variables when the lambda belongs to a
- * polymorphic function (read off t, as flat_layout does). */
-static int captures(Cv *cv, Type *t, Binder ***bs, Type ***ts, const DEnv **env)
-{
-    Type *id = fun_ident(t);
-    *env = NULL;
-    if (!id || id->funid_kind != FID_LAMBDA) return 0;
-    Expr *lam = (Expr *)id->funid;
-    PtrVec vars = { 0 }, tys = { 0 };
-    match(cv->tmp, &vars, &tys, lam->type, t);
-    DEnv *e = arena_alloc(cv->tmp, sizeof *e);
-    *e = (DEnv){ (Type **)vars.items, (Type **)tys.items, vars.len, NULL };
-    *env = e;
-    return flat_lambda_captures(cv->tmp, lam, bs, ts);
 }
 
 /* ------------------------------------------------------------------ scalars */
@@ -259,31 +181,29 @@ static Value *tmp_values(Cv *cv, int64_t n)
     return arena_alloc(cv->tmp, sizeof(Value) * (size_t)(n > 0 ? n : 1));
 }
 
-static void to_l(Cv *cv, const Value *vs, int64_t n, Type *t, const DEnv *env, PtrVec *out);
+static void to_l(Cv *cv, const Value *vs, int64_t n, Type *t, PtrVec *out);
 
-static void to_u(Cv *cv, Value v, Type *t, const DEnv *env, PtrVec *out)
+static void to_u(Cv *cv, Value v, Type *t, PtrVec *out)
 {
-    t = resolve(t, &env);
+    t = type_prune(t);
     switch (t->kind) {
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM:
         put(cv, out, lcu_val_scalar(cv->li, base_of(t->kind), to_scalar(v, t->kind)));
         return;
-    case TY_SEQ: to_l(cv, v.seq->elems, v.seq->len, t->elem, env, out); return;
+    case TY_SEQ: to_l(cv, v.seq->elems, v.seq->len, t->elem, out); return;
     case TY_PAIR:
-        to_u(cv, v.pair->fst, t->fst, env, out);
-        to_u(cv, v.pair->snd, t->snd, env, out);
+        to_u(cv, v.pair->fst, t->fst, out);
+        to_u(cv, v.pair->snd, t->snd, out);
         return;
     case TY_DATA: {
-        DEnv inner = data_env(t, env);
-        to_u(cv, v.data->fields, t->data->field_type, &inner, out);
+        to_u(cv, v.data->fields, flat_data_fields(cv->tmp, t), out);
         return;
     }
     case TY_FUN: {
         Binder **bs;
         Type **ts;
-        const DEnv *ce;
-        int nc = captures(cv, t, &bs, &ts, &ce);
-        for (int i = 0; i < nc; i++) to_u(cv, closure_slot(v, bs[i]), ts[i], ce, out);
+        int nc = flat_closure_captures(cv->tmp, t, &bs, &ts);
+        for (int i = 0; i < nc; i++) to_u(cv, closure_slot(v, bs[i]), ts[i], out);
         return;
     }
     case TY_FUNID: case TY_VAR: break;
@@ -291,9 +211,9 @@ static void to_u(Cv *cv, Value v, Type *t, const DEnv *env, PtrVec *out)
     ICE("value bridge: bad value type %d", (int)t->kind);
 }
 
-static void to_l(Cv *cv, const Value *vs, int64_t n, Type *t, const DEnv *env, PtrVec *out)
+static void to_l(Cv *cv, const Value *vs, int64_t n, Type *t, PtrVec *out)
 {
-    t = resolve(t, &env);
+    t = type_prune(t);
     switch (t->kind) {
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: {
         LcuVal *vec = lcu_val_vec(cv->li, base_of(t->kind), n);
@@ -309,32 +229,30 @@ static void to_l(Cv *cv, const Value *vs, int64_t n, Type *t, const DEnv *env, P
         for (int64_t i = 0, k = 0; i < n; k += vs[i].seq->len, i++)
             memcpy(all + k, vs[i].seq->elems, sizeof(Value) * (size_t)vs[i].seq->len);
         put(cv, out, sd);
-        to_l(cv, all, total, t->elem, env, out);
+        to_l(cv, all, total, t->elem, out);
         return;
     }
     case TY_PAIR: {
         Value *a = tmp_values(cv, n), *b = tmp_values(cv, n);
         for (int64_t i = 0; i < n; i++) { a[i] = vs[i].pair->fst; b[i] = vs[i].pair->snd; }
-        to_l(cv, a, n, t->fst, env, out);
-        to_l(cv, b, n, t->snd, env, out);
+        to_l(cv, a, n, t->fst, out);
+        to_l(cv, b, n, t->snd, out);
         return;
     }
     case TY_DATA: {
-        DEnv inner = data_env(t, env);
         Value *f = tmp_values(cv, n);
         for (int64_t i = 0; i < n; i++) f[i] = vs[i].data->fields;
-        to_l(cv, f, n, t->data->field_type, &inner, out);
+        to_l(cv, f, n, flat_data_fields(cv->tmp, t), out);
         return;
     }
     case TY_FUN: {
         Binder **bs;
         Type **ts;
-        const DEnv *ce;
-        int nc = captures(cv, t, &bs, &ts, &ce);
+        int nc = flat_closure_captures(cv->tmp, t, &bs, &ts);
         for (int c = 0; c < nc; c++) {
             Value *col = tmp_values(cv, n);
             for (int64_t i = 0; i < n; i++) col[i] = closure_slot(vs[i], bs[c]);
-            to_l(cv, col, n, ts[c], ce, out);
+            to_l(cv, col, n, ts[c], out);
         }
         return;
     }
@@ -356,40 +274,38 @@ static LcuVal *next_comp(Comps *cs, LcuValKind want, int64_t len)
     return v;
 }
 
-static void from_l(Cv *cv, Comps *cs, int64_t n, Type *t, const DEnv *env, Value *out);
+static void from_l(Cv *cv, Comps *cs, int64_t n, Type *t, Value *out);
 
-static Value from_u(Cv *cv, Comps *cs, Type *t, const DEnv *env)
+static Value from_u(Cv *cv, Comps *cs, Type *t)
 {
-    t = resolve(t, &env);
+    t = type_prune(t);
     switch (t->kind) {
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM:
         return from_scalar(next_comp(cs, LV_SCALAR, 0)->s, t->kind);
     case TY_SEQ: {
-        if (arity_in(t->elem, env, true) == 0)
+        if (arity(t->elem, true) == 0)
             ICE("value bridge: a sequence whose elements have no flat components");
         if (cs->k >= cs->n) ICE("value bridge: too few flat components");
         int64_t count = cs->v[cs->k]->len;    /* the first component of L(elem) */
         Seq *s = seq_alloc(cv->I->heap, count);
-        from_l(cv, cs, count, t->elem, env, s->elems);
+        from_l(cv, cs, count, t->elem, s->elems);
         return v_seq(s);
     }
     case TY_PAIR: {
-        Value a = from_u(cv, cs, t->fst, env);
-        Value b = from_u(cv, cs, t->snd, env);
+        Value a = from_u(cv, cs, t->fst);
+        Value b = from_u(cv, cs, t->snd);
         return v_pair(cv->I->heap, a, b);
     }
     case TY_DATA: {
-        DEnv inner = data_env(t, env);
-        return v_data(cv->I->heap, t->data, from_u(cv, cs, t->data->field_type, &inner));
+        return v_data(cv->I->heap, t->data, from_u(cv, cs, flat_data_fields(cv->tmp, t)));
     }
     case TY_FUN: {
         if (!fun_ident(t)) return unknown_function(cv, cs, t);
         Binder **bs;
         Type **ts;
-        const DEnv *ce;
-        int nc = captures(cv, t, &bs, &ts, &ce);
+        int nc = flat_closure_captures(cv->tmp, t, &bs, &ts);
         Value *vals = tmp_values(cv, nc);
-        for (int i = 0; i < nc; i++) vals[i] = from_u(cv, cs, ts[i], ce);
+        for (int i = 0; i < nc; i++) vals[i] = from_u(cv, cs, ts[i]);
         return make_closure(cv, t, nc, bs, vals);
     }
     case TY_FUNID: case TY_VAR: break;
@@ -397,9 +313,9 @@ static Value from_u(Cv *cv, Comps *cs, Type *t, const DEnv *env)
     ICE("value bridge: bad value type %d", (int)t->kind);
 }
 
-static void from_l(Cv *cv, Comps *cs, int64_t n, Type *t, const DEnv *env, Value *out)
+static void from_l(Cv *cv, Comps *cs, int64_t n, Type *t, Value *out)
 {
-    t = resolve(t, &env);
+    t = type_prune(t);
     switch (t->kind) {
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: {
         LcuVal *vec = next_comp(cs, LV_VEC, n);
@@ -411,7 +327,7 @@ static void from_l(Cv *cv, Comps *cs, int64_t n, Type *t, const DEnv *env, Value
         int64_t total = 0;
         for (int64_t i = 0; i < n; i++) total += sd->data[i].i;
         Value *all = tmp_values(cv, total);
-        from_l(cv, cs, total, t->elem, env, all);
+        from_l(cv, cs, total, t->elem, all);
         for (int64_t i = 0, k = 0; i < n; k += sd->data[i].i, i++) {
             Seq *s = seq_alloc(cv->I->heap, sd->data[i].i);
             memcpy(s->elems, all + k, sizeof(Value) * (size_t)s->len);
@@ -421,15 +337,14 @@ static void from_l(Cv *cv, Comps *cs, int64_t n, Type *t, const DEnv *env, Value
     }
     case TY_PAIR: {
         Value *a = tmp_values(cv, n), *b = tmp_values(cv, n);
-        from_l(cv, cs, n, t->fst, env, a);
-        from_l(cv, cs, n, t->snd, env, b);
+        from_l(cv, cs, n, t->fst, a);
+        from_l(cv, cs, n, t->snd, b);
         for (int64_t i = 0; i < n; i++) out[i] = v_pair(cv->I->heap, a[i], b[i]);
         return;
     }
     case TY_DATA: {
-        DEnv inner = data_env(t, env);
         Value *f = tmp_values(cv, n);
-        from_l(cv, cs, n, t->data->field_type, &inner, f);
+        from_l(cv, cs, n, flat_data_fields(cv->tmp, t), f);
         for (int64_t i = 0; i < n; i++) out[i] = v_data(cv->I->heap, t->data, f[i]);
         return;
     }
@@ -441,12 +356,11 @@ static void from_l(Cv *cv, Comps *cs, int64_t n, Type *t, const DEnv *env, Value
         }
         Binder **bs;
         Type **ts;
-        const DEnv *ce;
-        int nc = captures(cv, t, &bs, &ts, &ce);
+        int nc = flat_closure_captures(cv->tmp, t, &bs, &ts);
         Value **cols = arena_alloc(cv->tmp, sizeof *cols * (size_t)(nc > 0 ? nc : 1));
         for (int c = 0; c < nc; c++) {
             cols[c] = tmp_values(cv, n);
-            from_l(cv, cs, n, ts[c], ce, cols[c]);
+            from_l(cv, cs, n, ts[c], cols[c]);
         }
         Value *vals = tmp_values(cv, nc);
         for (int64_t i = 0; i < n; i++) {
@@ -587,16 +501,16 @@ static LcuVal *run_call(Cv *cv, Call *c)
     PtrVec out = { 0 };
     switch (c->kind) {
     case CALL_PRIM:
-        cv->unknown = c->cs.n - arity_in(c->bt->arg, NULL, c->bt->lifted);
+        cv->unknown = c->cs.n - arity(c->bt->arg, c->bt->lifted);
         if (cv->unknown < 0) ICE("value bridge: %d flat arguments for \"%s\"", c->cs.n, c->tag);
         if (!c->bt->lifted) {
-            Value r = apply_prim(I, c->prim, c->bt, from_u(cv, &c->cs, c->bt->arg, NULL), c->where);
-            to_u(cv, r, c->bt->res, NULL, &out);
+            Value r = apply_prim(I, c->prim, c->bt, from_u(cv, &c->cs, c->bt->arg), c->where);
+            to_u(cv, r, c->bt->res, &out);
         } else {
             Value *as = tmp_values(cv, c->n), *rs = tmp_values(cv, c->n);
-            from_l(cv, &c->cs, c->n, c->bt->arg, NULL, as);
+            from_l(cv, &c->cs, c->n, c->bt->arg, as);
             for (int64_t i = 0; i < c->n; i++) rs[i] = apply_prim(I, c->prim, c->bt, as[i], c->where);
-            to_l(cv, rs, c->n, c->bt->res, NULL, &out);
+            to_l(cv, rs, c->n, c->bt->res, &out);
         }
         if (c->cs.k != c->cs.n) ICE("value bridge: %d flat arguments for %d components", c->cs.n, c->cs.k);
         break;
@@ -609,7 +523,7 @@ static LcuVal *run_call(Cv *cv, Call *c)
         Type *t = cv->rf->globals[g].type;
         if (!t && bar) t = parse_bridge_type(cv->rf, bar + 1, strlen(bar + 1));
         if (!t) ICE("value bridge: global %lld has no type", (long long)g);
-        to_u(cv, I->globals[g], t, NULL, &out);
+        to_u(cv, I->globals[g], t, &out);
         break;
     }
     case CALL_CLOCK: {
@@ -729,7 +643,7 @@ static Value eval_flat_form(Interp *I, TopForm *form, void *ctx)
     for (int i = 0; i < ff->nglobals; i++) {
         int g = ff->globals[i], before = flat.len;
         if (!rf->globals[g].type) ICE("global %d has no type", g);
-        to_u(&cv, I->globals[g], rf->globals[g].type, NULL, &flat);
+        to_u(&cv, I->globals[g], rf->globals[g].type, &flat);
         ptrvec_push(cv.tmp, &grouped,
                     lcu_val_tuple(li, flat.len - before, (LcuVal **)flat.items + before));
     }
@@ -752,7 +666,7 @@ static Value eval_flat_form(Interp *I, TopForm *form, void *ctx)
     Comps cs = res && res->kind == LV_TUPLE ? (Comps){ res->elems, res->n, 0 } : (Comps){ &res, res ? 1 : 0, 0 };
     if (want == 0) cs.n = 0;      /* nothing to read (a unit stand-in, if any) */
     if (cs.n != want) ICE("λcu function '%s' returned %d components, %d expected", ff->fun, cs.n, want);
-    Value v = from_u(&cv, &cs, t, NULL);
+    Value v = from_u(&cv, &cs, t);
     arena_free(cv.tmp);
     lcu_interp_free(li);
     return v;
