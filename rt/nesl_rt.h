@@ -101,6 +101,17 @@ const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *s);
 const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *s);
 int64_t nesl_sd_total(NeslRt *rt, NeslSd *s);
 
+/* ---- host access: code that runs on the CPU whatever the target (printing,
+ * the host-bridge library, CPU builtins) reads and makes vectors only
+ * through these.  The CPU runtime returns the data itself; a GPU runtime
+ * copies (the view is valid until the object is freed). ---- */
+const void *nesl_vec_host(NeslRt *rt, const NeslVec *v);
+NeslVec *nesl_vec_from_host(NeslRt *rt, NeslBase b, int64_t len, const void *data);
+const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *s);
+/* Seconds on a monotonic clock, after all device work issued so far has
+ * finished (for --repeat timings). */
+double nesl_wall(NeslRt *rt);
+
 /* ---- CPU builtins and library kernels ---- */
 NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens);
 NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s);

@@ -215,6 +215,19 @@ NeslVec *nesl_string(NeslRt *rt, const char *s, int64_t len)
     return v;
 }
 
+const void *nesl_vec_host(NeslRt *rt, const NeslVec *v) { (void)rt; return v->data; }
+
+NeslVec *nesl_vec_from_host(NeslRt *rt, NeslBase b, int64_t len, const void *data)
+{
+    NeslVec *v = nesl_vec_new(rt, b, len);
+    if (len) memcpy(v->data, data, base_size(b) * (size_t)len);
+    return v;
+}
+
+const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *s) { (void)rt; return s->lens; }
+
+double nesl_wall(NeslRt *rt) { (void)rt; return nesl_clock(); }
+
 void *nesl_tmp(NeslRt *rt, size_t bytes) { return (char *)new_obj(rt, NESL_OBJ_TMP, bytes) + HDR; }
 
 void *nesl_tmp_zero(NeslRt *rt, size_t bytes)
@@ -300,7 +313,7 @@ void nesl_check(NeslRt *rt, bool failed, int32_t site, const NeslVec *msg)
     if (!failed) return;
     if (site >= 0 && site < rt->nsites) fprintf(stderr, "%s: ", rt->sites[site]);
     fputs("RUNTIME ERROR: ", stderr);
-    fwrite(msg->data, 1, (size_t)msg->len, stderr);
+    fwrite(nesl_vec_host(rt, msg), 1, (size_t)msg->len, stderr);
     fputc('\n', stderr);
     die(rt);
 }

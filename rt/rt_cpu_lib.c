@@ -45,15 +45,15 @@ void nesl_put_nl(NeslRt *rt) { (void)rt; putchar('\n'); }
 
 void nesl_put_vec(NeslRt *rt, const NeslVec *v)
 {
-    (void)rt;
+    const void *data = nesl_vec_host(rt, v);
     putchar('[');
     for (int64_t i = 0; i < v->len; i++) {
         if (i) fputs(", ", stdout);
         switch (v->base) {
-        case NESL_INT: put_int(((const int32_t *)v->data)[i]); break;
-        case NESL_FLOAT: put_float(((const double *)v->data)[i]); break;
-        case NESL_BOOL: fputs(((const bool *)v->data)[i] ? "T" : "F", stdout); break;
-        case NESL_CHAR: put_char(((const uint8_t *)v->data)[i]); break;
+        case NESL_INT: put_int(((const int32_t *)data)[i]); break;
+        case NESL_FLOAT: put_float(((const double *)data)[i]); break;
+        case NESL_BOOL: fputs(((const bool *)data)[i] ? "T" : "F", stdout); break;
+        case NESL_CHAR: put_char(((const uint8_t *)data)[i]); break;
         case NESL_UNIT: fputs("()", stdout); break;
         }
     }
@@ -62,11 +62,11 @@ void nesl_put_vec(NeslRt *rt, const NeslVec *v)
 
 void nesl_put_sd(NeslRt *rt, const NeslSd *s)
 {
-    (void)rt;
+    const int32_t *lens = nesl_sd_host_lens(rt, s);
     fputs("sd[", stdout);
     for (int64_t g = 0; g < s->nsegs; g++) {
         if (g) fputs(", ", stdout);
-        put_int(s->lens[g]);
+        put_int(lens[g]);
     }
     putchar(']');
 }
