@@ -73,7 +73,7 @@ GEN_SRCS := $(GEN)/parser.c $(GEN)/lexer.c $(GEN)/prelude_text.c $(GEN)/rt_text.
 LIB_NESL := $(sort $(wildcard lib/*.nesl))
 # The runtime of generated programs (rt/): embedded in nesslc, which writes
 # it next to each generated program (cudagen/cgen.c).
-RT_FILES := $(sort $(wildcard rt/*.h rt/*.c))
+RT_FILES := $(sort $(wildcard rt/*.h rt/*.cuh rt/*.c))
 RT_OBJS := $(patsubst rt/%.c,$(BUILD)/rt/%.o,$(filter %.c,$(RT_FILES)))
 CGEN_CFLAGS ?= -O2 -std=c11
 OPENMP_CFLAGS ?=
@@ -114,7 +114,8 @@ $(BUILD)/obj/gen/%.o: $(GEN)/%.c config.mk | $(GEN_HDRS)
 # The C compiler, its flags for generated programs and OpenMP's (configure)
 # are compiled into the back end.
 $(call obj,cudagen/cgen.c): ALL_CPPFLAGS += -DNESSLC_CC='"$(CC)"' \
-    -DNESSLC_CGEN_CFLAGS='"$(CGEN_CFLAGS)"' -DNESSLC_OPENMP_CFLAGS='"$(OPENMP_CFLAGS)"'
+    -DNESSLC_CGEN_CFLAGS='"$(CGEN_CFLAGS)"' -DNESSLC_OPENMP_CFLAGS='"$(OPENMP_CFLAGS)"' \
+    -DNESSLC_NVCC='"$(if $(filter 1,$(HAVE_NVCC)),$(NVCC))"'
 
 # The runtime is compiled here only to keep it warning-free (with OpenMP, as
 # generated programs use it); nesslc embeds its sources.
@@ -122,6 +123,35 @@ $(BUILD)/rt/%.o: rt/%.c config.mk
 	@mkdir -p $(@D)
 	$(say) CC $<
 	$(Q)$(CC) -Irt -std=c11 $(WARNFLAGS) $(CFLAGS) $(OPENMP_CFLAGS) -MMD -MP -c $< -o $@
+
+# ---- the CUDA runtime library ------------------------------------------------
+# Built once (only when configure found nvcc) and linked into every program of
+# --target=cuda; nesslc finds it relative to its executable (BUILD/lib).  It
+# holds rt/rt_cuda*.cu (nvcc) and the shared C runtime files: every rt/*.c
+# except the CPU-only rt/rt_cpu*.c (cc).  NVCC_ARCH_FLAGS: the GPUs it runs
+# on (SASS for sm_80 and sm_90, PTX for later ones).
+ifeq ($(HAVE_NVCC),1)
+NVCC_ARCH_FLAGS ?= -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=[sm_90,compute_90]
+CUDA_LIB := $(BUILD)/lib/libnesl_rt_cuda.a
+RT_CUDA_OBJS := $(patsubst rt/%.cu,$(BUILD)/lib/obj/%.o,$(sort $(wildcard rt/rt_cuda*.cu))) \
+                $(patsubst rt/%.c,$(BUILD)/lib/obj/%.o,$(filter-out rt/rt_cpu%,$(filter %.c,$(RT_FILES))))
+
+all: $(CUDA_LIB)
+
+$(CUDA_LIB): $(RT_CUDA_OBJS)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/lib/obj/%.o: rt/%.cu rt/nesl_rt.h rt/nesl_scalar.h rt/nesl_cuda.cuh config.mk
+	@mkdir -p $(@D)
+	$(say) NVCC $<
+	$(Q)$(NVCC) -O3 -std=c++17 $(NVCC_ARCH_FLAGS) -Irt -c $< -o $@
+
+$(BUILD)/lib/obj/%.o: rt/%.c config.mk
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) -Irt -std=c11 $(WARNFLAGS) -O2 -MMD -MP -c $< -o $@
+endif
 
 # Pattern rules with two targets are run once for both (a grouped target).
 $(GEN)/%.c $(GEN)/%.h: frontend/%.y
@@ -210,6 +240,7 @@ DOCDIR = $(PREFIX)/share/doc/nesslc
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/nesslc
+	$(if $(CUDA_LIB),install -d $(DESTDIR)$(PREFIX)/lib/nesslc && install -m 644 $(CUDA_LIB) $(DESTDIR)$(PREFIX)/lib/nesslc/)
 	install -m 644 README.md $(wildcard doc/*.md) $(DESTDIR)$(DOCDIR)
 
 uninstall:

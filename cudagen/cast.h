@@ -1,4 +1,4 @@
-/* cast.h — a small target AST for C (and later CUDA C) with a printer.
+/* cast.h — a small target AST for C and CUDA C++ with a printer.
  *
  * Code generators build statements and expressions as trees and print them
  * at the end; no generator pastes code text together.  Types are spelled as
@@ -117,7 +117,8 @@ typedef struct CParam { const char *type, *name; } CParam;
 
 typedef struct CFunc {
     const char *comment;      /* printed above, may be NULL */
-    const char *attr;         /* printed first (a macro such as NESL_KERNEL), may be NULL */
+    const char *attr;         /* printed first (a macro such as NESL_KERNEL, or __device__), may be NULL */
+    const char *post;         /* printed after the parameters (" const" of a method), may be NULL */
     bool is_static;
     const char *ret;          /* return type */
     const char *name;
@@ -126,7 +127,13 @@ typedef struct CFunc {
     CBlock *body;
 } CFunc;
 
-typedef struct CStruct { const char *name; int n; const char **types, **fields; } CStruct;
+/* A struct; with methods (C++, CUDA functors) they are printed inside it. */
+typedef struct CStruct {
+    const char *name;
+    int n;
+    const char **types, **fields;
+    PtrVec methods;           /* CFunc * */
+} CStruct;
 
 /* A translation unit: header comment, includes, typedef'd structs, constant
  * string tables, prototypes of every static function, then the functions. */

@@ -172,11 +172,11 @@ static void print_e(FILE *out, const CExpr *e)
 
 void cexpr_print(FILE *out, const CExpr *e) { print_e(out, e); }
 
-/* "T name", "T *name" */
+/* "T name", "T *name", "const T &name" */
 static void print_typed(FILE *out, const char *type, const char *name)
 {
     size_t n = strlen(type);
-    fprintf(out, n && type[n - 1] == '*' ? "%s%s" : "%s %s", type, name);
+    fprintf(out, n && (type[n - 1] == '*' || type[n - 1] == '&') ? "%s%s" : "%s %s", type, name);
 }
 
 static void indent(FILE *out, int d)
@@ -261,6 +261,7 @@ static void print_head(FILE *out, const CFunc *f)
         print_typed(out, f->params[i].type, f->params[i].name);
     }
     fputc(')', out);
+    if (f->post) fputs(f->post, out);
 }
 
 void cunit_print(FILE *out, const CUnit *u)
@@ -274,6 +275,14 @@ void cunit_print(FILE *out, const CUnit *u)
             indent(out, 1);
             print_typed(out, s->types[j], s->fields[j]);
             fputs(";\n", out);
+        }
+        for (int j = 0; j < s->methods.len; j++) {
+            const CFunc *m = s->methods.items[j];
+            indent(out, 1);
+            print_head(out, m);
+            fputs("\n    {\n", out);
+            print_block(out, m->body, 2);
+            fputs("    }\n", out);
         }
         fprintf(out, "} %s;\n", s->name);
     }

@@ -18,11 +18,15 @@
  * C translation unit using rt/nesl_rt.h.  False, after "nesslc: error: ..."
  * lines on err, for what the C back end does not support yet. */
 bool cgen_emit_c(FILE *out, FILE *err, const LcuProgram *p, const char *srcname);
+/* The same program as CUDA C++ (rt/nesl_rt.h and rt/nesl_cuda.cuh). */
+bool cgen_emit_cuda(FILE *out, FILE *err, const LcuProgram *p, const char *srcname);
 
 typedef struct CgenBuildOptions {
     const char *output;   /* executable to write */
     bool keep;            /* keep OUTPUT.c */
     bool openmp;          /* compile with OpenMP when the compiler has it */
+    bool cuda;            /* --target=cuda: nvcc and libnesl_rt_cuda.a */
+    const char *arch;     /* nvcc -arch (NULL: sm_90) */
 } CgenBuildOptions;
 
 /* Generate C, write it and the runtime sources to a temporary directory and
@@ -40,6 +44,7 @@ typedef struct Gen {
     FILE *err;
     int nerrors;
     int counter;          /* fresh names: base_N, N unique in the unit */
+    CFunc *func;          /* the kernel being generated (its parameters and declarations are the host variables device code may capture) */
 } Gen;
 
 /* A fresh C identifier "base_N" (base sanitized to [A-Za-z0-9_]). */
@@ -73,7 +78,11 @@ CExpr *cval_len(Gen *g, const CVal *v);
  * record errors: err is a NeslErr *, it the iteration (int64) they belong
  * to.  cpu: CPU-level code, where a user function wins over a builtin of
  * the same name. */
-typedef struct ErrCtx { CExpr *err, *it; bool cpu; } ErrCtx;
+typedef struct ErrCtx {
+    CExpr *err, *it;
+    bool cpu;
+    bool host;       /* host code: with a device target, vector elements are copied from the device */
+} ErrCtx;
 
 /* ---- GPU-level expressions and thunks ---- */
 /* Emit the statements evaluating e into blk; returns its flat components as
@@ -135,12 +144,14 @@ typedef struct SoacGen {
 typedef void (*SkelFn)(Gen *g, SoacGen *s);
 typedef struct Skeletons {
     const char *target;
+    bool device;      /* vector data lives in device memory (host code never dereferences it) */
     SkelFn gen_map, gen_permute, gen_reduce, gen_scan, gen_filter, gen_partition, gen_once;
     SkelFn gen_seg_permute, gen_seg_reduce, gen_seg_scan, gen_seg_filter, gen_seg_partition;
 } Skeletons;
 
-/* The C (OpenMP) skeletons. */
+/* The C (OpenMP) skeletons, and the CUDA ones (skel_cuda*.c). */
 const Skeletons *cgen_c_skeletons(void);
+const Skeletons *cgen_cuda_skeletons(void);
 
 /* ---- kernels and host code (gen_kernel.c, gen_host.c) ---- */
 void gen_kernel(Gen *g, const LcuKernel *k);

@@ -308,6 +308,15 @@ static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr
     CExpr *i = gen_hoist(g, blk, "int32_t", "ix", gen_expr(g, env, ec, ie, blk)[0]);
     const char *vn = e->u.index.vec;
     CExpr *ok = cx_calln(g->a, "nesl_ck_index", 5, ec->err, ec->it, i, cval_len(g, v), cx_str(g->a, vn, (int)strlen(vn)));
+    if (g->skel->device && ec->host) {   /* host code: the element is copied from the device */
+        const char *t = gen_fresh(g, vn);
+        CBlock *get = cb_new(g->a), *zero = cb_new(g->a);
+        cs_decl(g->a, blk, gen_base_ctype(v->type->base), t, NULL);
+        cs_expr(g->a, get, cx_calln(g->a, "nesl_vec_get", 4, cx_name(g->a, "rt"), v->comps[0], i, cx_un(g->a, CU_ADDR, cx_name(g->a, t))));
+        cs_assign(g->a, zero, cx_name(g->a, t), cx_int(g->a, 0));
+        cs_if(g->a, blk, ok, get, zero);
+        return cx_name(g->a, t);
+    }
     return gen_hoist(g, blk, gen_base_ctype(v->type->base), vn,
                      cx_cond(g->a, ok, cx_index(g->a, data, i), cx_int(g->a, 0)));
 }

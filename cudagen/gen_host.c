@@ -153,6 +153,15 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
         int n = e->u.tuple.n;
         CExpr *el[n];
         for (int i = 0; i < n; i++) el[i] = gen_expr(g, env, ec, e->u.tuple.elems[i], blk)[0];
+        if (g->skel->device && n > 0) {   /* a host array, copied to the device */
+            char arr[96];
+            const char *h = gen_fresh(g, "lit");
+            snprintf(arr, sizeof arr, "%s[%d]", h, n);
+            cs_decl(a, blk, gen_base_ctype(b), arena_strndup(a, arr, strlen(arr)), NULL);
+            for (int i = 0; i < n; i++) cs_assign(a, blk, cx_index(a, cx_name(a, h), cx_int(a, i)), el[i]);
+            return one(g, hoist(g, blk, "NeslVec *", cx_calln(a, "nesl_vec_from_host", 4, rt_of(g), cx_name(a, gen_base_enum(b)),
+                                                              cx_int(a, n), cx_name(a, h))));
+        }
         CExpr *v = hoist(g, blk, "NeslVec *", cx_calln(a, "nesl_vec_new", 3, rt_of(g), cx_name(a, gen_base_enum(b)), cx_int(a, n)));
         char pt[32];
         snprintf(pt, sizeof pt, "%s *", gen_base_ctype(b));
@@ -213,7 +222,7 @@ void gen_function(Gen *g, const LcuFun *fn)
     cs_expr(a, f->body, cx_calln(a, "nesl_enter", 2, rt, cx_str(a, fn->name, (int)strlen(fn->name))));
     const char *mark = gen_fresh(g, "mark");
     cs_decl(a, f->body, "size_t", mark, cx_calln(a, "nesl_mark", 1, rt));
-    ErrCtx ec = { cx_calln(a, "nesl_herr", 1, rt), cx_int(a, 0), true };
+    ErrCtx ec = { cx_calln(a, "nesl_herr", 1, rt), cx_int(a, 0), true, true };
     CExpr **res = gen_expr(g, env, &ec, fn->body, f->body);
     CExpr *r = gen_return(g, f->body, fn->result, f->ret, res, rt, cx_name(a, mark));
     cs_expr(a, f->body, cx_calln(a, "nesl_leave", 1, rt));

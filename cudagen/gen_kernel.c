@@ -112,8 +112,8 @@ static void gen_soac(Gen *g, KCtx *kc, const LcuKBind *b)
     sg.soac = s;
     sg.rt = kc->rt;
     sg.blk = blk;
-    sg.err = (ErrCtx){ kc->err, NULL, false };
-    sg.herr = (ErrCtx){ cx_calln(a, "nesl_herr", 1, kc->rt), cx_int(a, 0), false };
+    sg.err = (ErrCtx){ kc->err, NULL, false, false };
+    sg.herr = (ErrCtx){ cx_calln(a, "nesl_herr", 1, kc->rt), cx_int(a, 0), false, true };
     const LcuType *tau = s->args[0]->u.thunk->body->type;
     sg.n = lcu_t_arity(tau);
     LcuBase *bases = arena_alloc(a, sizeof *bases * (size_t)sg.n);
@@ -222,6 +222,7 @@ void gen_kernel(Gen *g, const LcuKernel *k)
     f->params = arena_alloc(a, sizeof *f->params * (size_t)f->nparams);
     f->params[0] = (CParam){ "NeslRt *", "rt" };
     f->body = cb_new(a);
+    g->func = f;
     char c[96];
     snprintf(c, sizeof c, "kernel %.80s", k->name);
     f->comment = arena_strndup(a, c, strlen(c));

@@ -25,7 +25,7 @@ static void k_capture(Gen *g, void *ctx, CBlock *blk, int n, CExpr **res)
 static CExpr **apply(Gen *g, SoacGen *s, const ThunkGen *t, CBlock *blk, int n, CExpr **args,
                      const LcuBase *bases, const CVal *range0, CExpr *it)
 {
-    ErrCtx ec = { s->err.err, it, false };
+    ErrCtx ec = { s->err.err, it, false, false };
     Capture cap = { NULL };
     Cont k = { k_capture, &cap };
     gen_thunk(g, t, n, args, bases, range0, &ec, &k, blk);
@@ -317,7 +317,7 @@ static void c_seg_partition(Gen *g, SoacGen *s) { filter(g, s, true, true); }
 const Skeletons *cgen_c_skeletons(void)
 {
     static const Skeletons c = {
-        "C",
+        "C", false,
         c_map, c_permute, sk_reduce, sk_scan, c_filter, c_partition, c_once,
         c_seg_permute, sk_seg_reduce, sk_seg_scan, c_seg_filter, c_seg_partition,
     };

@@ -1,5 +1,6 @@
 /* main.c — the nesslc command: options, phase sequencing. */
 #include <errno.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../frontend/frontend.h"
@@ -11,7 +12,8 @@
 
 #define NESSLC_VERSION "0.1.0"
 
-typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO, EMIT_FLAN, EMIT_LCU, EMIT_C } EmitKind;
+typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO, EMIT_FLAN, EMIT_LCU, EMIT_C, EMIT_CUDA } EmitKind;
+typedef enum { TARGET_DEFAULT, TARGET_C, TARGET_CUDA } Target;
 
 typedef struct Options {
     const char *input;
@@ -25,7 +27,20 @@ typedef struct Options {
     bool keep_going;
     bool keep;         /* --keep: OUTPUT.c next to the executable */
     bool no_openmp;    /* --no-openmp */
+    Target target;     /* --target=c|cuda (default: cuda when a GPU is visible) */
+    const char *arch;  /* -arch=sm_XX for nvcc */
 } Options;
+
+/* A GPU visible on this machine (the default target is then cuda). */
+static bool gpu_visible(void)
+{
+    return access("/dev/nvidia0", F_OK) == 0;
+}
+
+static bool target_is_cuda(const Options *o)
+{
+    return o->target == TARGET_CUDA || (o->target == TARGET_DEFAULT && gpu_visible());
+}
 
 /* -o PROG with neither --emit nor --interp: build an executable. */
 static bool builds_exe(const Options *o) { return o->output && !o->interp && o->emit == EMIT_NONE; }
@@ -54,15 +69,17 @@ static void usage(FILE *out)
 "  -o FILE                  write the output to FILE instead of standard output; without\n"
 "                           --emit or --interp (FILE.lcu): build the executable FILE\n"
 "  --emit=c                 FILE.lcu: print the C program the C back end generates\n"
-"  --target=c               generate C with OpenMP (the default; --target=cuda is not\n"
-"                           supported yet)\n"
-"  --keep                   with -o: keep the generated C as FILE.c\n"
+"  --emit=cuda              FILE.lcu: print the CUDA program the CUDA back end generates\n"
+"  --target=cuda|c          -o: build for the GPU (nvcc) or the CPU (C with OpenMP); the\n"
+"                           default is cuda when a GPU is visible (/dev/nvidia0), else c\n"
+"  -arch=sm_XX              --target=cuda: the GPU architecture for nvcc (default sm_90)\n"
+"  --keep                   with -o: keep the generated source as FILE.c or FILE.cu\n"
 "  --no-openmp              with -o: compile the generated C without OpenMP\n"
 "  --print-length=N         elements of a sequence printed before ',...' (default 100, 0 = all)\n"
 "  --help                   show this help and exit\n"
 "  --version                show the version and exit\n"
 "\n"
-"Code generation: the C back end (doc/codegen.md) takes .lcu files.\n", out);
+"Code generation: the C and CUDA back ends (doc/codegen.md) take .lcu files.\n", out);
 }
 
 static int parse_options(int argc, char **argv, Options *o)
@@ -87,10 +104,19 @@ static int parse_options(int argc, char **argv, Options *o)
         else if (!strcmp(a, "--emit=flan")) o->emit = EMIT_FLAN;
         else if (!strcmp(a, "--emit=lcu")) o->emit = EMIT_LCU;
         else if (!strcmp(a, "--emit=c")) o->emit = EMIT_C;
-        else if (!strcmp(a, "--target=c")) { /* the default */ }
+        else if (!strcmp(a, "--emit=cuda")) o->emit = EMIT_CUDA;
+        else if (!strcmp(a, "--target=c")) o->target = TARGET_C;
+        else if (!strcmp(a, "--target=cuda")) o->target = TARGET_CUDA;
         else if (!strncmp(a, "--target=", 9)) {
-            fprintf(stderr, "nesslc: error: --target=%s is not supported yet (only --target=c)\n", a + 9);
+            fprintf(stderr, "nesslc: error: unknown target '%s' (expected cuda or c)\n", a + 9);
             return -1;
+        }
+        else if (!strncmp(a, "-arch=", 6)) {
+            if (strncmp(a + 6, "sm_", 3) && strncmp(a + 6, "compute_", 8)) {
+                fprintf(stderr, "nesslc: error: invalid '%s' (expected -arch=sm_XX)\n", a);
+                return -1;
+            }
+            o->arch = a + 6;
         }
         else if (!strcmp(a, "--keep")) o->keep = true;
         else if (!strcmp(a, "--no-openmp")) o->no_openmp = true;
@@ -215,8 +241,9 @@ static int drive_lcu_c(const Source *src, FILE *out, Diag *d, const Options *o)
         LcuProgram *k = lcu_form_kernels(a, in, p);
         if (!check_built(a, in, k, "kernel-formed λcu")) st = 3;
         else if (o->emit == EMIT_C) st = cgen_emit_c(out, stderr, k, src->name) ? 0 : 1;
+        else if (o->emit == EMIT_CUDA) st = cgen_emit_cuda(out, stderr, k, src->name) ? 0 : 1;
         else {
-            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp };
+            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch };
             st = cgen_build(k, src->name, &bo, stderr);
         }
     }
@@ -278,11 +305,11 @@ int main(int argc, char **argv)
     size_t nlen = strlen(o.input);
     if (nlen > 4 && !strcmp(o.input + nlen - 4, ".lcu")) {
         /* λcu text goes straight to the λcu phase (no NESL front end). */
-        if (o.emit != EMIT_NONE && o.emit != EMIT_LCU && o.emit != EMIT_C) {
-            fprintf(stderr, "nesslc: error: a .lcu file supports only --emit=lcu, --emit=c and --interp=lcu\n");
+        if (o.emit != EMIT_NONE && o.emit != EMIT_LCU && o.emit != EMIT_C && o.emit != EMIT_CUDA) {
+            fprintf(stderr, "nesslc: error: a .lcu file supports only --emit=lcu, --emit=c, --emit=cuda and --interp=lcu\n");
         }
         int st = 1;
-        if (o.emit == EMIT_C || builds_exe(&o)) {
+        if (o.emit == EMIT_C || o.emit == EMIT_CUDA || builds_exe(&o)) {
             st = drive_lcu_c(&src, out, &diag, &o);
         } else if (o.emit == EMIT_NONE || o.emit == EMIT_LCU) {
             if (o.form_kernels) {
@@ -297,8 +324,8 @@ int main(int argc, char **argv)
         free(text);
         return st;
     }
-    if (o.emit == EMIT_C || builds_exe(&o)) {
-        fprintf(stderr, "nesslc: error: code generation from NESL source is not supported yet (the C back end takes .lcu files)\n");
+    if (o.emit == EMIT_C || o.emit == EMIT_CUDA || builds_exe(&o)) {
+        fprintf(stderr, "nesslc: error: code generation from NESL source is not supported yet (the back ends take .lcu files)\n");
         if (out != stdout) fclose(out);
         free(text);
         return 1;

@@ -226,6 +226,13 @@ NeslVec *nesl_vec_from_host(NeslRt *rt, NeslBase b, int64_t len, const void *dat
 
 const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *s) { (void)rt; return s->lens; }
 
+void nesl_vec_get(NeslRt *rt, const NeslVec *v, int64_t i, void *out)
+{
+    size_t w = base_size(v->base);
+    (void)rt;
+    memcpy(out, (const char *)v->data + w * (size_t)i, w);
+}
+
 double nesl_wall(NeslRt *rt) { (void)rt; return nesl_clock(); }
 
 void *nesl_tmp(NeslRt *rt, size_t bytes) { return (char *)new_obj(rt, NESL_OBJ_TMP, bytes) + HDR; }
@@ -381,21 +388,6 @@ void nesl_stat_lib(NeslRt *rt, int64_t elements)
     rt->lib_calls++;
     rt->lib_elements += (long)elements;
 }
-
-/* ---- float functions ---- */
-double nesl_m_sqrt(double x) { return sqrt(x); }
-double nesl_m_ln(double x) { return log(x); }
-double nesl_m_exp(double x) { return exp(x); }
-double nesl_m_sin(double x) { return sin(x); }
-double nesl_m_cos(double x) { return cos(x); }
-double nesl_m_tan(double x) { return tan(x); }
-double nesl_m_asin(double x) { return asin(x); }
-double nesl_m_acos(double x) { return acos(x); }
-double nesl_m_atan(double x) { return atan(x); }
-double nesl_m_sinh(double x) { return sinh(x); }
-double nesl_m_cosh(double x) { return cosh(x); }
-double nesl_m_tanh(double x) { return tanh(x); }
-double nesl_m_expt(double x, double p) { return nesl_expt(x, p); }
 
 /* ---- the runtime object ---- */
 NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)

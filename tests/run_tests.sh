@@ -36,8 +36,14 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
   --mode MODE     executor, repeatable or comma-separated
                   interp  the reference AST interpreter (--interp)
                   lcu     flattening + the λcu interpreter (--interp=lcu)
-                  c       the C back end: nesslc -o PROG, then PROG (λcu
-                          tests only: tests/lcu/*.lcu, tests/codegen/*.lcu)
+                  c       the C back end: nesslc --target=c -o PROG, then PROG
+                          (λcu tests only: tests/lcu/*.lcu, tests/codegen/*.lcu)
+                  cuda-compile  the programs of mode c built with --target=cuda
+                          (nvcc, no GPU needed); passes when the build
+                          succeeds, or fails with the expected diagnostics
+                  cuda    the programs of mode c built with --target=cuda and
+                          run (GPU needed); float tokens compared with a
+                          relative tolerance of 1e-6 (tests/float_cmp.py)
                   default: interp,lcu,c
   --unit DIR      also run every executable in DIR as a unit test
   --unit-only     run only the unit tests
@@ -55,7 +61,7 @@ mode_opts() {
     case $1 in
         interp) echo "--interp" ;;
         lcu) echo "--interp=lcu" ;;
-        c) echo "-o" ;;   # run_prog builds, then runs, the executable
+        c|cuda|cuda-compile) echo "-o" ;;   # run_prog builds (and runs) the executable
         *) return 1 ;;
     esac
 }
@@ -142,6 +148,9 @@ c_skip() {   # test path
     return 1
 }
 
+cmp() { command cmp -s "$1" "$2"; }
+float_cmp() { python3 "$root/tests/float_cmp.py" "$1" "$2"; }
+
 # ---- collect tests: parallel arrays, in a deterministic order ----
 kinds=() names=() args=()
 if [ "$unit_only" = 0 ]; then
@@ -159,7 +168,7 @@ if [ "$unit_only" = 0 ]; then
         # only (once more), except those it cannot run (c_skip).
         once=0
         for m in "${modes[@]}"; do
-            if [ "$m" = c ]; then
+            if [ "$m" = c ] || [ "$m" = cuda ] || [ "$m" = cuda-compile ]; then
                 [[ $t == *.lcu ]] || continue
                 c_skip "$root/$t" && continue
             else
@@ -215,11 +224,35 @@ run_prog() {   # i, test path, mode
     # $opts is split into words on purpose; -f keeps it from globbing.
     set -f
     local st
-    if [ "$mode" = c ]; then
+    local compare=cmp
+    if [ "$mode" = cuda-compile ]; then
+        # the build alone: success, or the expected compile-time diagnostics
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        st=$?
+        rm -f "$tmp/$i.exe"
+        set +f
+        if [ $st -eq 0 ] && [ ! -s "$out" ]; then
+            echo "PASS: $title" >"$tmp/$i.log"
+            echo PASS >"$tmp/$i.res"
+            return
+        fi
+        [ $st -eq 0 ] && st=1   # a build that prints something fails
+    elif [ "$mode" = cuda ]; then
+        opts=
+        [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args")
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        st=$?
+        if [ $st -eq 0 ]; then
+            (cd "$dir" && exec timeout "$limit" "$tmp/$i.exe" $opts) >>"$out" 2>&1
+            st=$?
+        fi
+        rm -f "$tmp/$i.exe"
+        compare=float_cmp
+    elif [ "$mode" = c ]; then
         # build (the compiler's output is part of the result), then run
         opts=
         [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args")
-        (cd "$dir" && exec timeout "$limit" "$nesslc" -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=c -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         if [ $st -eq 0 ]; then
             c_exec "$dir" "$tmp/$i.exe" $opts >>"$out" 2>&1
@@ -228,7 +261,7 @@ run_prog() {   # i, test path, mode
         # tests/codegen: also built without OpenMP, with the same result
         if [ $st -ne 124 ] && [[ $t == tests/codegen/* ]]; then
             local seq=$tmp/$i.seq st2
-            (cd "$dir" && exec timeout "$limit" "$nesslc" --no-openmp -o "$seq.exe" "$file") >"$seq.out" 2>&1
+            (cd "$dir" && exec timeout "$limit" "$nesslc" --target=c --no-openmp -o "$seq.exe" "$file") >"$seq.out" 2>&1
             st2=$?
             if [ $st2 -eq 0 ]; then
                 c_exec "$dir" "$seq.exe" $opts >>"$seq.out" 2>&1
@@ -251,7 +284,7 @@ run_prog() {   # i, test path, mode
     if [ $st -eq 124 ]; then
         echo "(timed out after $limit s)" >>"$out"
         report_fail "$i" "$title" "$st" "$exp" "$out"
-    elif ! cmp -s "$exp" "$out"; then
+    elif ! $compare "$exp" "$out"; then
         report_fail "$i" "$title" "$st" "$exp" "$out"
     elif [ $want_err = 1 ] && [ $st -eq 0 ]; then
         report_fail "$i" "$title: output matches but exit status should be nonzero" "$st" "" "$out"

@@ -1,0 +1,529 @@
+/* skel_cuda.c — the CUDA skeletons (doc/codegen.md, "The CUDA back end").
+ *
+ * Each SOAC becomes a functor: a struct whose __device__ methods are its
+ * thunks (pull, op, pred, index) and its result stores, and whose fields
+ * are the host values those methods read.  The thunk bodies come from the
+ * shared generator (gen_thunk) exactly as for the C target; a closure
+ * conversion on the target AST then turns every host variable they name
+ * into a field of the same name (and every v->data, v->len of a host
+ * object into a field holding it), so the bodies need no renaming.  The
+ * host code fills a functor and calls the SOAC's template in
+ * rt/nesl_cuda.cuh, which launches the kernels. */
+#include <string.h>
+#include "skel_c.h"
+
+typedef struct Functor {
+    Gen *g;
+    SoacGen *s;
+    CStruct *st;          /* S_N: fields filled by capture() */
+    const char *rname;    /* R_N: τ's components c0.. */
+    CExpr *var;           /* the host instance, after capture() */
+} Functor;
+
+static const char *cat(Gen *g, const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    char *s = arena_alloc(g->a, n + m + 1);
+    memcpy(s, a, n);
+    memcpy(s + n, b, m + 1);
+    return s;
+}
+
+static const char *comp_name(Gen *g, int k)
+{
+    char buf[16];
+    snprintf(buf, sizeof buf, "c%d", k);
+    return arena_strndup(g->a, buf, strlen(buf));
+}
+
+static CStruct *new_struct(Gen *g, const char *name)
+{
+    CStruct *st = arena_alloc(g->a, sizeof *st);
+    memset(st, 0, sizeof *st);
+    st->name = name;
+    ptrvec_push(g->a, &g->unit->structs, st);
+    return st;
+}
+
+static Functor functor_new(Gen *g, SoacGen *s)
+{
+    Functor f = { g, s, NULL, NULL, NULL };
+    CStruct *r = new_struct(g, gen_fresh(g, "R"));
+    r->n = s->n;
+    r->types = arena_alloc(g->a, sizeof *r->types * (size_t)s->n);
+    r->fields = arena_alloc(g->a, sizeof *r->fields * (size_t)s->n);
+    for (int k = 0; k < s->n; k++) {
+        r->types[k] = gen_base_ctype(s->tau[k]);
+        r->fields[k] = comp_name(g, k);
+    }
+    f.rname = r->name;
+    f.st = new_struct(g, gen_fresh(g, "S"));
+    return f;
+}
+
+/* A const __device__ method; params alternate type, name. */
+static CBlock *method(Functor *f, const char *ret, const char *name, int np, ...)
+{
+    Gen *g = f->g;
+    CFunc *m = arena_alloc(g->a, sizeof *m);
+    memset(m, 0, sizeof *m);
+    m->attr = "__device__";
+    m->post = " const";
+    m->ret = ret;
+    m->name = name;
+    m->nparams = np;
+    m->params = arena_alloc(g->a, sizeof *m->params * (size_t)(np ? np : 1));
+    va_list ap;
+    va_start(ap, np);
+    for (int i = 0; i < np; i++) {
+        m->params[i].type = va_arg(ap, const char *);
+        m->params[i].name = va_arg(ap, const char *);
+    }
+    va_end(ap);
+    m->body = cb_new(g->a);
+    ptrvec_push(g->a, &f->st->methods, m);
+    return m->body;
+}
+
+typedef struct Capture { CExpr **res; } Capture;
+
+static void k_capture(Gen *g, void *ctx, CBlock *blk, int n, CExpr **res)
+{
+    (void)blk;
+    Capture *c = ctx;
+    c->res = arena_alloc(g->a, sizeof *res * (size_t)n);
+    memcpy(c->res, res, sizeof *res * (size_t)n);
+}
+
+static CExpr **apply(Functor *f, const ThunkGen *t, CBlock *blk, int n, CExpr **args, const LcuBase *bases, const CVal *range0)
+{
+    Arena *a = f->g->a;
+    ErrCtx ec = { cx_name(a, "derr"), cx_name(a, "it"), false, false };
+    Capture cap = { NULL };
+    Cont k = { k_capture, &cap };
+    gen_thunk(f->g, t, n, args, bases, range0, &ec, &k, blk);
+    return cap.res;
+}
+
+/* R r; r.ck = res[k]; return r; */
+static void return_r(Functor *f, CBlock *blk, CExpr **res)
+{
+    Arena *a = f->g->a;
+    cs_decl(a, blk, f->rname, "r", NULL);
+    for (int k = 0; k < f->s->n; k++) cs_assign(a, blk, cx_member(a, cx_name(a, "r"), comp_name(f->g, k)), res[k]);
+    cs_return(a, blk, cx_name(a, "r"));
+}
+
+static const char *cref(Functor *f) { return cat(f->g, cat(f->g, "const ", f->rname), " &"); }
+
+/* R pull(int64_t it, NeslDErr *derr): the pull thunk at it (ONCE: at ()). */
+static void m_pull(Functor *f, bool once)
+{
+    Arena *a = f->g->a;
+    CBlock *b = method(f, f->rname, "pull", 2, "int64_t", "it", "NeslDErr *", "derr");
+    CExpr *arg = once ? cx_int(a, 0) : cx_cast(a, "int32_t", cx_name(a, "it"));
+    LcuBase base = once ? LB_UNIT : LB_INT;
+    cs_expr(a, b, cx_cast(a, "void", cx_name(a, "it")));
+    return_r(f, b, apply(f, &f->s->pull, b, 1, &arg, &base, once ? NULL : f->s->range));
+}
+
+/* R op(const R &a, const R &b, int64_t it, NeslDErr *derr) */
+static void m_op(Functor *f)
+{
+    Gen *g = f->g;
+    SoacGen *s = f->s;
+    int n = s->n;
+    CBlock *b = method(f, f->rname, "op", 4, cref(f), "a", cref(f), "b", "int64_t", "it", "NeslDErr *", "derr");
+    cs_expr(g->a, b, cx_cast(g->a, "void", cx_name(g->a, "it")));
+    CExpr *args[2 * n];
+    LcuBase bases[2 * n];
+    for (int k = 0; k < n; k++) {
+        args[k] = cx_member(g->a, cx_name(g->a, "a"), comp_name(g, k));
+        args[n + k] = cx_member(g->a, cx_name(g->a, "b"), comp_name(g, k));
+        bases[k] = bases[n + k] = s->tau[k];
+    }
+    return_r(f, b, apply(f, &s->aux, b, 2 * n, args, bases, NULL));
+}
+
+/* bool pred(const R &x, int64_t it, NeslDErr *derr) */
+static void m_pred(Functor *f)
+{
+    Gen *g = f->g;
+    SoacGen *s = f->s;
+    CBlock *b = method(f, "bool", "pred", 3, cref(f), "x", "int64_t", "it", "NeslDErr *", "derr");
+    cs_expr(g->a, b, cx_cast(g->a, "void", cx_name(g->a, "it")));
+    CExpr *args[s->n];
+    for (int k = 0; k < s->n; k++) args[k] = cx_member(g->a, cx_name(g->a, "x"), comp_name(g, k));
+    cs_return(g->a, b, apply(f, &s->aux, b, s->n, args, s->tau, NULL)[0]);
+}
+
+/* int32_t index(int64_t it, NeslDErr *derr) */
+static void m_index(Functor *f)
+{
+    Arena *a = f->g->a;
+    CBlock *b = method(f, "int32_t", "index", 2, "int64_t", "it", "NeslDErr *", "derr");
+    CExpr *arg = cx_cast(a, "int32_t", cx_name(a, "it"));
+    LcuBase base = LB_INT;
+    cs_return(a, b, apply(f, &f->s->aux, b, 1, &arg, &base, f->s->range)[0]);
+}
+
+/* void NAME(int64_t i, const R &r): dst[k][i] = r.ck */
+static void m_store(Functor *f, const char *name, CExpr **dst)
+{
+    Gen *g = f->g;
+    CBlock *b = method(f, "void", name, 2, "int64_t", "i", cref(f), "r");
+    for (int k = 0; k < f->s->n; k++)
+        cs_assign(g->a, b, cx_index(g->a, dst[k], cx_name(g->a, "i")), cx_member(g->a, cx_name(g->a, "r"), comp_name(g, k)));
+}
+
+/* ---- closure conversion: host variables named in the methods become
+ * fields (same name); v->field of a host object becomes a fresh field ---- */
+typedef struct HostVar { const char *name, *type; } HostVar;
+typedef struct Conv {
+    Functor *f;
+    PtrVec host;          /* HostVar *: the kernel's parameters and declarations */
+    PtrVec names, types;  /* fields so far */
+    PtrVec inits;         /* CExpr *: their host values */
+} Conv;
+
+static void host_decls(Gen *g, PtrVec *out, const CBlock *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        const CStmt *st = b->stmts[i];
+        switch (st->kind) {
+        case CS_DECL: {
+            HostVar *h = arena_alloc(g->a, sizeof *h);
+            h->name = st->u.decl.name;
+            h->type = st->u.decl.type;
+            ptrvec_push(g->a, out, h);
+            break;
+        }
+        case CS_IF:
+            host_decls(g, out, st->u.if_.then_b);
+            if (st->u.if_.else_b) host_decls(g, out, st->u.if_.else_b);
+            break;
+        case CS_FOR: host_decls(g, out, st->u.for_.body); break;
+        case CS_BLOCK: host_decls(g, out, st->u.block); break;
+        case CS_ASSIGN: case CS_EXPR: case CS_PRAGMA: case CS_RETURN: case CS_COMMENT: break;
+        }
+    }
+}
+
+static const HostVar *host_var(const Conv *c, const char *name)
+{
+    for (int i = 0; i < c->host.len; i++) {
+        const HostVar *h = c->host.items[i];
+        if (!strcmp(h->name, name)) return h;
+    }
+    return NULL;
+}
+
+static const char *add_field(Conv *c, const char *name, const char *type, CExpr *init)
+{
+    for (int i = 0; i < c->names.len; i++)
+        if (!strcmp(c->names.items[i], name)) return name;
+    Arena *a = c->f->g->a;
+    ptrvec_push(a, &c->names, (void *)name);
+    ptrvec_push(a, &c->types, (void *)type);
+    ptrvec_push(a, &c->inits, init);
+    return name;
+}
+
+static const char *arrow_type(const char *field)
+{
+    if (!strcmp(field, "data")) return "void *";
+    if (!strcmp(field, "len") || !strcmp(field, "nsegs")) return "int64_t";
+    if (!strcmp(field, "lens")) return "int32_t *";
+    ICE("device code reads host field '%s'", field);
+}
+
+static void conv_expr(Conv *c, CExpr *e)
+{
+    Gen *g = c->f->g;
+    switch (e->kind) {
+    case CX_INT: case CX_FLOAT: case CX_STR: case CX_SIZEOF: return;
+    case CX_NAME: {
+        const HostVar *h = host_var(c, e->u.name);
+        if (h) add_field(c, h->name, h->type, cx_name(g->a, h->name));
+        return;
+    }
+    case CX_BIN: conv_expr(c, e->u.bin.l); conv_expr(c, e->u.bin.r); return;
+    case CX_UN: conv_expr(c, e->u.un.e); return;
+    case CX_CALL:
+        for (int i = 0; i < e->u.call.nargs; i++) conv_expr(c, e->u.call.args[i]);
+        return;
+    case CX_INDEX: conv_expr(c, e->u.index.a); conv_expr(c, e->u.index.i); return;
+    case CX_ARROW: {
+        CExpr *p = e->u.member.e;
+        if (p->kind == CX_NAME && host_var(c, p->u.name)) {
+            /* the arrow nodes of device code are its own (gen_expr makes them fresh) */
+            char buf[160];
+            snprintf(buf, sizeof buf, "%s_%s", p->u.name, e->u.member.field);
+            const char *fname = NULL;
+            for (int i = 0; i < c->names.len && !fname; i++)
+                if (!strcmp(c->names.items[i], buf)) fname = c->names.items[i];
+            if (!fname) fname = add_field(c, arena_strndup(g->a, buf, strlen(buf)), arrow_type(e->u.member.field),
+                                          cx_arrow(g->a, cx_name(g->a, p->u.name), e->u.member.field));
+            e->kind = CX_NAME;
+            e->u.name = fname;
+            return;
+        }
+        conv_expr(c, p);
+        return;
+    }
+    case CX_MEMBER: conv_expr(c, e->u.member.e); return;
+    case CX_COND: conv_expr(c, e->u.cond.c); conv_expr(c, e->u.cond.t); conv_expr(c, e->u.cond.e); return;
+    case CX_CAST: conv_expr(c, e->u.cast.e); return;
+    }
+}
+
+static void conv_block(Conv *c, CBlock *b)
+{
+    for (int i = 0; i < b->n; i++) {
+        CStmt *st = b->stmts[i];
+        switch (st->kind) {
+        case CS_DECL: if (st->u.decl.init) conv_expr(c, st->u.decl.init); break;
+        case CS_ASSIGN: conv_expr(c, st->u.assign.lhs); conv_expr(c, st->u.assign.rhs); break;
+        case CS_EXPR: conv_expr(c, st->u.expr); break;
+        case CS_RETURN: if (st->u.expr) conv_expr(c, st->u.expr); break;
+        case CS_IF:
+            conv_expr(c, st->u.if_.c);
+            conv_block(c, st->u.if_.then_b);
+            if (st->u.if_.else_b) conv_block(c, st->u.if_.else_b);
+            break;
+        case CS_FOR: conv_expr(c, st->u.for_.lo); conv_expr(c, st->u.for_.hi); conv_block(c, st->u.for_.body); break;
+        case CS_BLOCK: conv_block(c, st->u.block); break;
+        case CS_PRAGMA: case CS_COMMENT: break;
+        }
+    }
+}
+
+/* Turn the functor's free host names into fields; declare and fill the
+ * host instance in s->blk. */
+static CExpr *capture(Functor *f)
+{
+    Gen *g = f->g;
+    Arena *a = g->a;
+    Conv c;
+    memset(&c, 0, sizeof c);
+    c.f = f;
+    for (int i = 0; g->func && i < g->func->nparams; i++) {
+        HostVar *h = arena_alloc(a, sizeof *h);
+        h->name = g->func->params[i].name;
+        h->type = g->func->params[i].type;
+        ptrvec_push(a, &c.host, h);
+    }
+    if (g->func) host_decls(g, &c.host, g->func->body);
+    for (int i = 0; i < f->st->methods.len; i++) conv_block(&c, ((CFunc *)f->st->methods.items[i])->body);
+    CStruct *st = f->st;
+    st->n = c.names.len;
+    st->types = arena_alloc(a, sizeof *st->types * (size_t)(st->n + 1));
+    st->fields = arena_alloc(a, sizeof *st->fields * (size_t)(st->n + 1));
+    const char *v = gen_fresh(g, "s");
+    cs_decl(a, f->s->blk, st->name, v, NULL);
+    f->var = cx_name(a, v);
+    for (int i = 0; i < st->n; i++) {
+        st->types[i] = c.types.items[i];
+        st->fields[i] = c.names.items[i];
+        cs_assign(a, f->s->blk, cx_member(a, f->var, st->fields[i]), c.inits.items[i]);
+    }
+    return f->var;
+}
+
+/* ---- host side helpers ---- */
+static CExpr *rt_call(Gen *g, SoacGen *s, const char *fn, int n, ...)
+{
+    CExpr *args[8];
+    args[0] = s->rt;
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++) args[1 + i] = va_arg(ap, CExpr *);
+    va_end(ap);
+    return cx_call(g->a, fn, 1 + n, args);
+}
+
+static void raise_if(Gen *g, SoacGen *s, bool may_fail)
+{
+    if (may_fail) cs_expr(g->a, s->blk, rt_call(g, s, "nesl_cu_raise", 0));
+}
+
+static CExpr *bool_lit(Gen *g, bool b) { return cx_name(g->a, b ? "true" : "false"); }
+
+/* R id; id.ck = ident[k] */
+static CExpr *ident_r(Functor *f)
+{
+    Gen *g = f->g;
+    CExpr *v = sk_var(g, f->s->blk, f->rname, "idr", NULL);
+    for (int k = 0; k < f->s->n; k++) cs_assign(g->a, f->s->blk, cx_member(g->a, v, comp_name(g, k)), f->s->ident[k]);
+    return v;
+}
+
+/* A host R result: its components as scalar values. */
+static void scalar_outs(Functor *f, CExpr *r)
+{
+    Gen *g = f->g;
+    for (int k = 0; k < f->s->n; k++) {
+        CExpr *v = sk_var(g, f->s->blk, gen_base_ctype(f->s->tau[k]), "o", cx_member(g->a, r, comp_name(g, k)));
+        f->s->out[k] = cval_new(g, lcu_t_base(g->a, f->s->tau[k]), 1, &v);
+    }
+}
+
+/* ---- the SOACs ---- */
+static void cu_map(Gen *g, SoacGen *s)
+{
+    CExpr *d[s->n];
+    for (int k = 0; k < s->n; k++) s->out[k] = sk_out_vec(g, s, s->tau[k], s->size, false, &d[k]);
+    Functor f = functor_new(g, s);
+    m_pull(&f, false);
+    m_store(&f, "store", d);
+    cs_expr(g->a, s->blk, cx_calln(g->a, "nesl_cu_map", 3, s->rt, capture(&f), s->size));
+    raise_if(g, s, s->pull.may_fail);
+}
+
+static void cu_once(Gen *g, SoacGen *s)
+{
+    Functor f = functor_new(g, s);
+    m_pull(&f, true);
+    CExpr *r = sk_var(g, s->blk, f.rname, "once", cx_calln(g->a, "nesl_cu_once", 2, s->rt, capture(&f)));
+    raise_if(g, s, s->pull.may_fail);
+    scalar_outs(&f, r);
+}
+
+static void cu_reduce(Gen *g, SoacGen *s)
+{
+    Functor f = functor_new(g, s);
+    m_pull(&f, false);
+    m_op(&f);
+    CExpr *fv = capture(&f), *id = ident_r(&f);
+    CExpr *r = sk_var(g, s->blk, f.rname, "red",
+                      cx_calln(g->a, "nesl_cu_reduce", 5, s->rt, fv, s->size, id, bool_lit(g, s->aux.may_fail)));
+    raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
+    scalar_outs(&f, r);
+}
+
+static void cu_scan(Gen *g, SoacGen *s)
+{
+    CExpr *d[s->n];
+    for (int k = 0; k < s->n; k++) s->out[k] = sk_out_vec(g, s, s->tau[k], s->size, false, &d[k]);
+    Functor f = functor_new(g, s);
+    m_pull(&f, false);
+    m_op(&f);
+    m_store(&f, "store", d);
+    CExpr *fv = capture(&f), *id = ident_r(&f);
+    cs_expr(g->a, s->blk, cx_calln(g->a, "nesl_cu_scan", 5, s->rt, fv, s->size, id, bool_lit(g, s->aux.may_fail)));
+    raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
+}
+
+/* An output vector allocated for cap elements whose length becomes len
+ * (a host variable assigned later). */
+static const CVal *out_vec_len(Gen *g, SoacGen *s, LcuBase b, CExpr *cap, CExpr *len, CExpr **data, CExpr **vec)
+{
+    const CVal *v = sk_out_vec(g, s, b, cap, false, data);
+    CVal *r = cval_new(g, v->type, 1, v->comps);
+    r->data = v->data;
+    r->len = len;
+    *vec = v->comps[0];
+    return r;
+}
+
+static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
+{
+    Arena *a = g->a;
+    CBlock *blk = s->blk;
+    int n = s->n;
+    CExpr *kept = sk_var(g, blk, "int64_t", "kept", cx_int(a, 0));
+    CExpr *nf = part ? sk_var(g, blk, "int64_t", "nf", cx_int(a, 0)) : NULL;
+    CExpr *dt[n], *df[n], *vt[n], *vf[n];
+    for (int k = 0; k < n; k++) s->out[k] = out_vec_len(g, s, s->tau[k], s->size, kept, &dt[k], &vt[k]);
+    if (part)
+        for (int k = 0; k < n; k++) s->out[n + seg + k] = out_vec_len(g, s, s->tau[k], s->size, nf, &df[k], &vf[k]);
+    CExpr *pre = cx_name(a, "NULL");
+    if (seg)
+        pre = sk_var(g, blk, "int32_t *", "pre",
+                     cx_cast(a, "int32_t *", rt_call(g, s, "nesl_cu_tmp", 2,
+                                                     cx_bin(a, CB_MUL, cx_sizeof(a, "int32_t"), cx_cast(a, "size_t", cx_bin(a, CB_ADD, s->size, cx_int(a, 1)))),
+                                                     bool_lit(g, false))));
+    Functor f = functor_new(g, s);
+    m_pull(&f, false);
+    m_pred(&f);
+    m_store(&f, "store", dt);
+    if (part) m_store(&f, "store_f", df);
+    cs_assign(a, blk, kept, cx_calln(a, part ? "nesl_cu_filter<true>" : "nesl_cu_filter<false>", 4, s->rt, capture(&f), s->size, pre));
+    raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
+    for (int k = 0; k < n; k++) cs_assign(a, blk, cx_arrow(a, vt[k], "len"), kept);
+    if (part) {
+        cs_assign(a, blk, nf, cx_bin(a, CB_SUB, s->size, kept));
+        for (int k = 0; k < n; k++) cs_assign(a, blk, cx_arrow(a, vf[k], "len"), nf);
+    }
+    if (!seg) return;
+    CExpr *sd = s->sd->comps[0];
+    CExpr *ns = sk_var(g, blk, "int64_t", "ns", cx_arrow(a, sd, "nsegs"));
+    CExpr *st = sk_var(g, blk, "NeslSd *", "sdt", rt_call(g, s, "nesl_sd_new", 1, ns));
+    CExpr *sf = part ? sk_var(g, blk, "NeslSd *", "sdf", rt_call(g, s, "nesl_sd_new", 1, ns)) : NULL;
+    CExpr *off = rt_call(g, s, "nesl_sd_offs", 1, sd);
+    cs_expr(a, blk, rt_call(g, s, "nesl_cu_seg_lens", 5, pre, cx_cast(a, "const int64_t *", off), ns, cx_arrow(a, st, "lens"),
+                            part ? cx_arrow(a, sf, "lens") : cx_name(a, "NULL")));
+    s->out[n] = cval_new(g, lcu_t_sd(a), 1, &st);
+    if (part) s->out[2 * n + 1] = cval_new(g, lcu_t_sd(a), 1, &sf);
+}
+
+static void cu_filter1(Gen *g, SoacGen *s) { cu_filter(g, s, false, false); }
+static void cu_partition(Gen *g, SoacGen *s) { cu_filter(g, s, true, false); }
+static void cu_seg_filter(Gen *g, SoacGen *s) { cu_filter(g, s, false, true); }
+static void cu_seg_partition(Gen *g, SoacGen *s) { cu_filter(g, s, true, true); }
+
+static void cu_permute(Gen *g, SoacGen *s, bool seg)
+{
+    Arena *a = g->a;
+    CExpr *d[s->n];
+    for (int k = 0; k < s->n; k++) s->out[k] = sk_out_vec(g, s, s->tau[k], s->size, true, &d[k]);
+    Functor f = functor_new(g, s);
+    m_pull(&f, false);
+    m_index(&f);
+    m_store(&f, "store", d);
+    CExpr *fv = capture(&f);
+    CExpr *offs = cx_name(a, "NULL"), *ids = cx_name(a, "NULL"), *lens = cx_name(a, "NULL");
+    if (seg) {
+        CExpr *sd = s->sd->comps[0];
+        offs = rt_call(g, s, "nesl_sd_offs", 1, sd);
+        ids = rt_call(g, s, "nesl_sd_segids", 1, sd);
+        lens = cx_arrow(a, sd, "lens");
+    }
+    CExpr *args[7] = { s->rt, fv, s->size, bool_lit(g, s->pull.may_fail), offs, ids, lens };
+    cs_expr(a, s->blk, cx_call(a, "nesl_cu_permute", 7, args));
+    raise_if(g, s, s->pull.may_fail);
+}
+
+static void cu_permute1(Gen *g, SoacGen *s) { cu_permute(g, s, false); }
+static void cu_seg_permute(Gen *g, SoacGen *s) { cu_permute(g, s, true); }
+
+static void cu_seg_fold(Gen *g, SoacGen *s, bool scan)
+{
+    Arena *a = g->a;
+    CExpr *sd = s->sd->comps[0], *d[s->n];
+    CExpr *ns = sk_var(g, s->blk, "int64_t", "ns", cx_arrow(a, sd, "nsegs"));
+    for (int k = 0; k < s->n; k++) s->out[k] = sk_out_vec(g, s, s->tau[k], scan ? s->size : ns, false, &d[k]);
+    Functor f = functor_new(g, s);
+    m_pull(&f, false);
+    m_op(&f);
+    m_store(&f, "store", d);
+    CExpr *fv = capture(&f), *id = ident_r(&f);
+    CExpr *offs = sk_var(g, s->blk, "const int64_t *", "off", rt_call(g, s, "nesl_sd_offs", 1, sd));
+    CExpr *ids = sk_var(g, s->blk, "const int32_t *", "ids", rt_call(g, s, "nesl_sd_segids", 1, sd));
+    CExpr *args[9] = { s->rt, fv, s->size, ns, offs, ids, id, bool_lit(g, scan), bool_lit(g, s->aux.may_fail) };
+    cs_expr(a, s->blk, cx_call(a, "nesl_cu_seg_fold", 9, args));
+    raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
+}
+
+static void cu_seg_reduce(Gen *g, SoacGen *s) { cu_seg_fold(g, s, false); }
+static void cu_seg_scan(Gen *g, SoacGen *s) { cu_seg_fold(g, s, true); }
+
+const Skeletons *cgen_cuda_skeletons(void)
+{
+    static const Skeletons cu = {
+        "CUDA", true,
+        cu_map, cu_permute1, cu_reduce, cu_scan, cu_filter1, cu_partition, cu_once,
+        cu_seg_permute, cu_seg_reduce, cu_seg_scan, cu_seg_filter, cu_seg_partition,
+    };
+    return &cu;
+}

@@ -1,0 +1,679 @@
+/* rt_cuda.cu — the GPU implementation of nesl_rt.h (doc/codegen.md, "The
+ * CUDA back end"): frames of objects whose data lives in device memory, a
+ * caching device allocator with the CPU runtime's size classes, segment
+ * descriptors computed on the device, the device error record, launch
+ * configuration, statistics, and the library kernels (stable ranks with
+ * CUB's radix sort).  Built once by nvcc into libnesl_rt_cuda.a together
+ * with the shared C files (rt_print.c, rt_math.c); generated programs link
+ * against it. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cub/cub.cuh>
+#include "nesl_rt.h"
+#include "nesl_cuda.cuh"
+
+#define NCLASSES (4 * 48)
+#define MIN_EXP 8                     /* 256-byte blocks at least (aligned for any element type) */
+#define MAX_DEPTH 10000
+#define NGRIDS 256
+
+/* A device block and its size class (-1: none). */
+typedef struct DBuf { void *p; int cls; } DBuf;
+typedef struct FreeBlk { void *p; struct FreeBlk *next; } FreeBlk;
+
+/* Host wrappers: the public struct first, then what the runtime keeps. */
+typedef struct CuVec { NeslVec v; DBuf d; void *host; size_t host_cap; } CuVec;
+typedef struct CuSd { NeslSd s; DBuf lens, offs, ids; int64_t total; int32_t *host_lens; } CuSd;
+typedef struct CuTmp { NeslObj obj; DBuf d; } CuTmp;
+
+struct NeslRt {
+    NeslObj **objs;
+    size_t nobjs, cobjs;
+    FreeBlk *free_list[NCLASSES];
+    size_t cached, cache_limit;
+    int depth;
+    bool stats;
+    long kernels, soac_launches[NESL_NSOACS], soac_elements[NESL_NSOACS], lib_calls, lib_elements;
+    int nsites;
+    const char *const *sites;
+    NeslErr herr;
+    NeslDErr *derr;          /* device: the error record of device code */
+    unsigned *counter;       /* device: zero between reductions */
+    int nsm;
+    const void *grid_fn[NGRIDS];
+    int grid_blocks[NGRIDS];
+    int ngrids;
+};
+
+static const char *const soac_names[NESL_NSOACS] = {
+    "MAP", "PERMUTE", "REDUCE", "SCAN", "FILTER", "PARTITION", "ONCE",
+    "SEG_PERMUTE", "SEG_REDUCE", "SEG_SCAN", "SEG_FILTER", "SEG_PARTITION",
+};
+
+static void print_stats(NeslRt *rt)
+{
+    fprintf(stdout, "stats: kernel launches: %ld\n", rt->kernels);
+    for (int k = 0; k < NESL_NSOACS; k++)
+        if (rt->soac_launches[k])
+            fprintf(stdout, "stats: %s: %ld launch%s, %ld elements\n", soac_names[k], rt->soac_launches[k],
+                    rt->soac_launches[k] == 1 ? "" : "es", rt->soac_elements[k]);
+    if (rt->lib_calls) fprintf(stdout, "stats: library calls: %ld, %ld elements\n", rt->lib_calls, rt->lib_elements);
+}
+
+[[noreturn]] static void die(NeslRt *rt)
+{
+    fflush(stderr);
+    if (rt->stats) print_stats(rt);
+    fflush(stdout);
+    exit(1);
+}
+
+void nesl_fail(NeslRt *rt, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("RUNTIME ERROR: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    die(rt);
+}
+
+static void ck(NeslRt *rt, cudaError_t e, const char *what)
+{
+    if (e != cudaSuccess) nesl_fail(rt, "CUDA error in %s: %s", what, cudaGetErrorString(e));
+}
+
+/* ---- device blocks: size classes 2^e, 1.25, 1.5, 1.75 * 2^e, cached ---- */
+static size_t class_size(int c)
+{
+    int e = c / 4, q = c % 4;
+    return ((size_t)1 << e) + (size_t)q * ((size_t)1 << (e - 2));
+}
+
+static int size_class(size_t n)
+{
+    if (n <= (size_t)1 << MIN_EXP) return 4 * MIN_EXP;
+    int e = MIN_EXP;
+    while (e < 62 && ((size_t)1 << (e + 1)) < n) e++;
+    for (int q = 1; q < 4; q++)
+        if (class_size(4 * e + q) >= n) return 4 * e + q;
+    return 4 * (e + 1);
+}
+
+static void flush_cache(NeslRt *rt)
+{
+    for (int k = 0; k < NCLASSES; k++)
+        while (rt->free_list[k]) {
+            FreeBlk *f = rt->free_list[k];
+            rt->free_list[k] = f->next;
+            cudaFree(f->p);
+            free(f);
+        }
+    rt->cached = 0;
+}
+
+static DBuf dev_get(NeslRt *rt, size_t n)
+{
+    DBuf b = { NULL, -1 };
+    if (n == 0) return b;
+    int c = size_class(n);
+    if (c >= NCLASSES) nesl_fail(rt, "out of memory (a block of %zu bytes)", n);
+    b.cls = c;
+    FreeBlk *f = rt->free_list[c];
+    if (f) {
+        rt->free_list[c] = f->next;
+        rt->cached -= class_size(c);
+        b.p = f->p;
+        free(f);
+        return b;
+    }
+    if (cudaMalloc(&b.p, class_size(c)) != cudaSuccess) {
+        cudaGetLastError();   /* clear it */
+        flush_cache(rt);
+        if (cudaMalloc(&b.p, class_size(c)) != cudaSuccess) nesl_fail(rt, "out of memory (a block of %zu bytes)", n);
+    }
+    return b;
+}
+
+static void dev_put(NeslRt *rt, DBuf b)
+{
+    if (!b.p) return;
+    size_t sz = class_size(b.cls);
+    FreeBlk *f = (FreeBlk *)malloc(sizeof *f);
+    if (!f || rt->cached + sz > rt->cache_limit) {
+        free(f);
+        cudaFree(b.p);
+        return;
+    }
+    f->p = b.p;
+    f->next = rt->free_list[b.cls];
+    rt->free_list[b.cls] = f;
+    rt->cached += sz;
+}
+
+/* ---- frames ---- */
+static void *new_obj(NeslRt *rt, NeslObjKind k, size_t bytes)
+{
+    if (rt->nobjs == rt->cobjs) {
+        rt->cobjs = rt->cobjs ? 2 * rt->cobjs : 256;
+        NeslObj **v = (NeslObj **)realloc(rt->objs, sizeof *v * rt->cobjs);
+        if (!v) nesl_fail(rt, "out of memory");
+        rt->objs = v;
+    }
+    NeslObj *o = (NeslObj *)calloc(1, bytes);
+    if (!o) nesl_fail(rt, "out of memory");
+    o->kind = k;
+    rt->objs[rt->nobjs++] = o;
+    return o;
+}
+
+static void free_obj(NeslRt *rt, NeslObj *o)
+{
+    switch (o->kind) {
+    case NESL_OBJ_VEC: {
+        CuVec *v = (CuVec *)o;
+        dev_put(rt, v->d);
+        free(v->host);
+        break;
+    }
+    case NESL_OBJ_SD: {
+        CuSd *s = (CuSd *)o;
+        dev_put(rt, s->lens);
+        dev_put(rt, s->offs);
+        dev_put(rt, s->ids);
+        free(s->host_lens);
+        break;
+    }
+    case NESL_OBJ_TMP: dev_put(rt, ((CuTmp *)o)->d); break;
+    }
+    free(o);
+}
+
+size_t nesl_mark(NeslRt *rt) { return rt->nobjs; }
+
+void nesl_release(NeslRt *rt, size_t mark, int nkeep, ...)
+{
+    void *keep[nkeep ? nkeep : 1];
+    va_list ap;
+    va_start(ap, nkeep);
+    for (int i = 0; i < nkeep; i++) keep[i] = va_arg(ap, void *);
+    va_end(ap);
+    size_t w = mark;
+    for (size_t r = mark; r < rt->nobjs; r++) {
+        NeslObj *o = rt->objs[r];
+        bool kept = false;
+        for (int i = 0; i < nkeep && !kept; i++) kept = keep[i] == (void *)o;
+        if (kept) rt->objs[w++] = o;
+        else free_obj(rt, o);
+    }
+    rt->nobjs = w;
+}
+
+void nesl_enter(NeslRt *rt, const char *fname)
+{
+    if (++rt->depth > MAX_DEPTH)
+        nesl_fail(rt, "CPU call depth exceeds %d (runaway recursion in '%s'?)", MAX_DEPTH, fname);
+}
+
+void nesl_leave(NeslRt *rt) { rt->depth--; }
+
+/* ---- objects ---- */
+static size_t base_size(NeslBase b)
+{
+    switch (b) {
+    case NESL_INT: return sizeof(int32_t);
+    case NESL_FLOAT: return sizeof(double);
+    case NESL_BOOL: return sizeof(bool);
+    case NESL_CHAR: case NESL_UNIT: return 1;
+    }
+    return 1;
+}
+
+NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
+{
+    if (len < 0 || (uint64_t)len > ((uint64_t)1 << 40)) nesl_fail(rt, "out of memory (a vector of %lld elements)", (long long)len);
+    CuVec *v = (CuVec *)new_obj(rt, NESL_OBJ_VEC, sizeof(CuVec));
+    v->d = dev_get(rt, base_size(b) * (size_t)len);
+    v->v.base = b;
+    v->v.len = len;
+    v->v.data = v->d.p;
+    return &v->v;
+}
+
+NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len)
+{
+    NeslVec *v = nesl_vec_new(rt, b, len);
+    if (len) ck(rt, cudaMemsetAsync(v->data, 0, base_size(b) * (size_t)len), "memset");
+    return v;
+}
+
+NeslVec *nesl_vec_from_host(NeslRt *rt, NeslBase b, int64_t len, const void *data)
+{
+    NeslVec *v = nesl_vec_new(rt, b, len);
+    if (len) ck(rt, cudaMemcpy(v->data, data, base_size(b) * (size_t)len, cudaMemcpyHostToDevice), "copy to the device");
+    return v;
+}
+
+NeslVec *nesl_string(NeslRt *rt, const char *s, int64_t len) { return nesl_vec_from_host(rt, NESL_CHAR, len, s); }
+
+const void *nesl_vec_host(NeslRt *rt, const NeslVec *cv)
+{
+    CuVec *v = (CuVec *)cv;
+    size_t bytes = base_size(v->v.base) * (size_t)v->v.len;
+    if (v->host_cap < bytes || !v->host) {
+        free(v->host);
+        v->host = malloc(bytes ? bytes : 1);
+        if (!v->host) nesl_fail(rt, "out of memory");
+        v->host_cap = bytes;
+    }
+    if (bytes) ck(rt, cudaMemcpy(v->host, v->v.data, bytes, cudaMemcpyDeviceToHost), "copy to the host");
+    return v->host;
+}
+
+void nesl_vec_get(NeslRt *rt, const NeslVec *v, int64_t i, void *out)
+{
+    size_t w = base_size(v->base);
+    ck(rt, cudaMemcpy(out, (const char *)v->data + w * (size_t)i, w, cudaMemcpyDeviceToHost), "copy to the host");
+}
+
+const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *cs)
+{
+    CuSd *s = (CuSd *)cs;
+    if (!s->host_lens) {
+        s->host_lens = (int32_t *)malloc(sizeof(int32_t) * (size_t)(s->s.nsegs + 1));
+        if (!s->host_lens) nesl_fail(rt, "out of memory");
+        if (s->s.nsegs)
+            ck(rt, cudaMemcpy(s->host_lens, s->s.lens, sizeof(int32_t) * (size_t)s->s.nsegs, cudaMemcpyDeviceToHost), "copy to the host");
+    }
+    return s->host_lens;
+}
+
+double nesl_wall(NeslRt *rt)
+{
+    ck(rt, cudaDeviceSynchronize(), "a kernel");
+    return nesl_clock();
+}
+
+void *nesl_cu_tmp(NeslRt *rt, size_t bytes, bool zero)
+{
+    CuTmp *t = (CuTmp *)new_obj(rt, NESL_OBJ_TMP, sizeof(CuTmp));
+    t->d = dev_get(rt, bytes);
+    if (zero && bytes) ck(rt, cudaMemsetAsync(t->d.p, 0, bytes), "memset");
+    return t->d.p;
+}
+
+void *nesl_tmp(NeslRt *rt, size_t bytes) { return nesl_cu_tmp(rt, bytes, false); }
+void *nesl_tmp_zero(NeslRt *rt, size_t bytes) { return nesl_cu_tmp(rt, bytes, true); }
+
+void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes)
+{
+    ck(rt, cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "a kernel");
+}
+
+NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs)
+{
+    CuSd *s = (CuSd *)new_obj(rt, NESL_OBJ_SD, sizeof(CuSd));
+    s->lens = dev_get(rt, sizeof(int32_t) * (size_t)nsegs);
+    s->offs.cls = s->ids.cls = -1;
+    s->total = -1;
+    s->s.nsegs = nsegs;
+    s->s.lens = (int32_t *)s->lens.p;
+    return &s->s;
+}
+
+/* ---- segment descriptors on the device ---- */
+__global__ static void k_lens64(const int32_t *lens, int64_t n, int64_t *offs)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride)
+        offs[g] = g == 0 ? 0 : lens[g - 1];
+}
+
+/* The segment of element i: the last g with offs[g] <= i and a nonempty segment. */
+__global__ static void k_segids(const int64_t *offs, int64_t nsegs, int64_t total, int32_t *ids)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride) {
+        int64_t lo = 0, hi = nsegs;   /* offs[lo] <= i < offs[hi] */
+        while (hi - lo > 1) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (offs[mid] <= i) lo = mid;
+            else hi = mid;
+        }
+        ids[i] = (int32_t)lo;
+    }
+}
+
+static int64_t grid_for(NeslRt *rt, const void *k, int64_t n)
+{
+    return nesl_cu_grid(rt, k, (n + NESL_BLOCK - 1) / NESL_BLOCK);
+}
+
+const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *cs)
+{
+    CuSd *s = (CuSd *)cs;
+    if (!s->offs.p) {
+        int64_t n = s->s.nsegs;
+        s->offs = dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
+        int64_t *o = (int64_t *)s->offs.p;
+        k_lens64<<<(unsigned)grid_for(rt, (const void *)k_lens64, n + 1), NESL_BLOCK>>>(s->s.lens, n, o);
+        nesl_cu_launched(rt, "segment offsets");
+        if (n > 0) {
+            size_t bytes = 0;
+            cub::DeviceScan::InclusiveSum(NULL, bytes, o + 1, o + 1, (int)n);
+            size_t mark = nesl_mark(rt);
+            void *tmp = nesl_cu_tmp(rt, bytes, false);
+            cub::DeviceScan::InclusiveSum(tmp, bytes, o + 1, o + 1, (int)n);
+            nesl_cu_launched(rt, "segment offsets");
+            nesl_release(rt, mark, 0);
+        }
+        nesl_cu_to_host(rt, &s->total, o + n, sizeof(int64_t));
+    }
+    return (const int64_t *)s->offs.p;
+}
+
+int64_t nesl_sd_total(NeslRt *rt, NeslSd *s)
+{
+    nesl_sd_offs(rt, s);
+    return ((CuSd *)s)->total;
+}
+
+const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
+{
+    CuSd *s = (CuSd *)cs;
+    if (!s->ids.p) {
+        const int64_t *o = nesl_sd_offs(rt, cs);
+        s->ids = dev_get(rt, sizeof(int32_t) * (size_t)s->total);
+        if (s->total > 0) {
+            k_segids<<<(unsigned)grid_for(rt, (const void *)k_segids, s->total), NESL_BLOCK>>>(o, s->s.nsegs, s->total, (int32_t *)s->ids.p);
+            nesl_cu_launched(rt, "segment ids");
+        }
+    }
+    return (const int32_t *)s->ids.p;
+}
+
+/* ---- CPU builtins ---- */
+NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
+{
+    const int32_t *l = (const int32_t *)nesl_vec_host(rt, lens);
+    for (int64_t i = 0; i < lens->len; i++)
+        if (l[i] < 0) nesl_fail(rt, "make_sd: negative segment length %lld", (long long)l[i]);
+    NeslSd *s = nesl_sd_new(rt, lens->len);
+    if (lens->len) ck(rt, cudaMemcpy(s->lens, lens->data, sizeof(int32_t) * (size_t)lens->len, cudaMemcpyDeviceToDevice), "copy");
+    return s;
+}
+
+NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s)
+{
+    NeslVec *v = nesl_vec_new(rt, NESL_INT, s->nsegs);
+    if (s->nsegs) ck(rt, cudaMemcpy(v->data, s->lens, sizeof(int32_t) * (size_t)s->nsegs, cudaMemcpyDeviceToDevice), "copy");
+    return v;
+}
+
+__global__ static void k_to_int(const int64_t *o, int64_t n, int32_t *d)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < n; g += stride) d[g] = (int32_t)o[g];
+}
+
+NeslVec *nesl_offsets(NeslRt *rt, NeslSd *s)
+{
+    const int64_t *o = nesl_sd_offs(rt, s);
+    NeslVec *v = nesl_vec_new(rt, NESL_INT, s->nsegs);
+    if (s->nsegs > 0) {
+        k_to_int<<<(unsigned)grid_for(rt, (const void *)k_to_int, s->nsegs), NESL_BLOCK>>>(o, s->nsegs, (int32_t *)v->data);
+        nesl_cu_launched(rt, "offsets");
+    }
+    return v;
+}
+
+NeslVec *nesl_segids(NeslRt *rt, NeslSd *s)
+{
+    const int32_t *ids = nesl_sd_segids(rt, s);
+    int64_t t = nesl_sd_total(rt, s);
+    NeslVec *v = nesl_vec_new(rt, NESL_INT, t);
+    if (t) ck(rt, cudaMemcpy(v->data, ids, sizeof(int32_t) * (size_t)t, cudaMemcpyDeviceToDevice), "copy");
+    return v;
+}
+
+void nesl_check(NeslRt *rt, bool failed, int32_t site, const NeslVec *msg)
+{
+    if (!failed) return;
+    const char *m = (const char *)nesl_vec_host(rt, msg);
+    if (site >= 0 && site < rt->nsites) fprintf(stderr, "%s: ", rt->sites[site]);
+    fputs("RUNTIME ERROR: ", stderr);
+    fwrite(m, 1, (size_t)msg->len, stderr);
+    fputc('\n', stderr);
+    die(rt);
+}
+
+double nesl_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- errors ---- */
+NeslErr *nesl_herr(NeslRt *rt) { return &rt->herr; }
+
+void nesl_err_init(NeslErr *e, NeslRt *rt)
+{
+    e->rt = rt;
+    e->immediate = false;
+    e->set = false;
+    e->it = INT64_MAX;
+    e->msg[0] = 0;
+}
+
+void nesl_err_rec(NeslErr *e, int64_t it, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (!e->set || it < e->it) {
+        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+        e->it = it;
+        e->set = true;
+    }
+    va_end(ap);
+    if (e->immediate) nesl_err_report(e);
+}
+
+void nesl_err_report(NeslErr *e)
+{
+    fprintf(stderr, "RUNTIME ERROR: %s\n", e->msg);
+    die(e->rt);
+}
+
+NeslDErr *nesl_cu_derr(NeslRt *rt) { return rt->derr; }
+unsigned *nesl_cu_counter(NeslRt *rt) { return rt->counter; }
+
+void nesl_cu_raise(NeslRt *rt)
+{
+    NeslDErr d;
+    nesl_cu_to_host(rt, &d, rt->derr, sizeof d);
+    if (!d.set) return;
+    NeslErr *e = &rt->herr;
+    d.name[63] = 0;
+    switch (d.code) {
+    case NESL_E_DIV: case NESL_E_REM: nesl_err_rec(e, d.it, "integer division by zero"); break;
+    case NESL_E_BREM: nesl_err_rec(e, d.it, "rem: integer division by zero"); break;
+    case NESL_E_BMOD: nesl_err_rec(e, d.it, "mod: integer division by zero"); break;
+    case NESL_E_ISQRT: nesl_err_rec(e, d.it, "isqrt: negative argument"); break;
+    case NESL_E_INDEX: nesl_err_rec(e, d.it, "index %lld out of range for '%s' of length %lld", d.a, d.name, d.b); break;
+    case NESL_E_TARGET: nesl_err_rec(e, d.it, "%s target index %lld out of range 0..%lld", d.name, d.a, d.b - 1); break;
+    default: nesl_fail(rt, "a device error record with code %d", d.code);
+    }
+    nesl_err_report(e);
+}
+
+int64_t nesl_cu_grid(NeslRt *rt, const void *kernel, int64_t most)
+{
+    int nb = -1;
+    for (int i = 0; i < rt->ngrids; i++)
+        if (rt->grid_fn[i] == kernel) nb = rt->grid_blocks[i];
+    if (nb < 0) {
+        ck(rt, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kernel, NESL_BLOCK, 0), "the occupancy query");
+        if (nb < 1) nb = 1;
+        if (rt->ngrids < NGRIDS) {
+            rt->grid_fn[rt->ngrids] = kernel;
+            rt->grid_blocks[rt->ngrids++] = nb;
+        }
+    }
+    int64_t g = (int64_t)nb * rt->nsm;
+    if (g > most) g = most;
+    return g < 1 ? 1 : g;
+}
+
+void nesl_cu_launched(NeslRt *rt, const char *what) { ck(rt, cudaGetLastError(), what); }
+
+int64_t nesl_size(NeslRt *rt, NeslSoac k, int32_t n)
+{
+    if (n < 0) nesl_fail(rt, "%s over a negative size %lld", soac_names[k], (long long)n);
+    return n;
+}
+
+/* ---- statistics ---- */
+void nesl_stat_kernel(NeslRt *rt) { rt->kernels++; }
+
+void nesl_stat_soac(NeslRt *rt, NeslSoac k, int64_t elements)
+{
+    rt->soac_launches[k]++;
+    rt->soac_elements[k] += (long)elements;
+}
+
+void nesl_stat_lib(NeslRt *rt, int64_t elements)
+{
+    rt->lib_calls++;
+    rt->lib_elements += (long)elements;
+}
+
+/* ---- ranks: stable radix sorts (CUB).  Float keys: NaNs made one
+ * positive NaN and -0.0 made +0.0 first, so that they compare as in the
+ * interpreter (NaN above every number, all NaNs equal, -0.0 == 0.0).
+ * Segmented: a second stable sort by segment id. ---- */
+__global__ static void k_iota(int64_t n, int32_t *idx)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) idx[i] = (int32_t)i;
+}
+
+__global__ static void k_canon(const double *x, int64_t n, double *y)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        double v = x[i];
+        y[i] = isnan(v) ? __longlong_as_double(0x7ff8000000000000LL) : v == 0.0 ? 0.0 : v;
+    }
+}
+
+__global__ static void k_gather_ids(const int32_t *ids, const int32_t *idx, int64_t n, int32_t *out)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) out[i] = ids[idx[i]];
+}
+
+__global__ static void k_ranks(const int32_t *idx, const int32_t *ids, const int64_t *offs, int64_t n, int32_t *rank)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += stride)
+        rank[idx[k]] = (int32_t)(ids ? k - offs[ids[idx[k]]] : k);
+}
+
+template <class K> static void sort_pairs(NeslRt *rt, bool down, const K *kin, K *kout, const int32_t *vin, int32_t *vout, int64_t n)
+{
+    size_t bytes = 0;
+    if (down) cub::DeviceRadixSort::SortPairsDescending(NULL, bytes, kin, kout, vin, vout, (int)n);
+    else cub::DeviceRadixSort::SortPairs(NULL, bytes, kin, kout, vin, vout, (int)n);
+    void *tmp = nesl_cu_tmp(rt, bytes, false);
+    if (down) cub::DeviceRadixSort::SortPairsDescending(tmp, bytes, kin, kout, vin, vout, (int)n);
+    else cub::DeviceRadixSort::SortPairs(tmp, bytes, kin, kout, vin, vout, (int)n);
+    nesl_cu_launched(rt, "rank");
+}
+
+NeslVec *nesl_rank(NeslRt *rt, NeslSd *sd, const NeslVec *v, bool down)
+{
+    if (sd && nesl_sd_total(rt, sd) != v->len)
+        nesl_fail(rt, "seg_rank: the segment descriptor covers %lld elements but the vector has %lld",
+                  (long long)nesl_sd_total(rt, sd), (long long)v->len);
+    int64_t n = v->len;
+    NeslVec *r = nesl_vec_new(rt, NESL_INT, n);
+    if (n == 0) return r;
+    size_t mark = nesl_mark(rt);
+    int32_t *idx = (int32_t *)nesl_cu_tmp(rt, sizeof(int32_t) * (size_t)n, false);
+    int32_t *idx2 = (int32_t *)nesl_cu_tmp(rt, sizeof(int32_t) * (size_t)n, false);
+    unsigned grid = (unsigned)grid_for(rt, (const void *)k_iota, n);
+    k_iota<<<grid, NESL_BLOCK>>>(n, idx);
+    if (v->base == NESL_FLOAT) {
+        double *k = (double *)nesl_cu_tmp(rt, sizeof(double) * (size_t)n, false);
+        double *k2 = (double *)nesl_cu_tmp(rt, sizeof(double) * (size_t)n, false);
+        k_canon<<<grid, NESL_BLOCK>>>((const double *)v->data, n, k);
+        sort_pairs<double>(rt, down, k, k2, idx, idx2, n);
+    } else {
+        int32_t *k2 = (int32_t *)nesl_cu_tmp(rt, sizeof(int32_t) * (size_t)n, false);
+        sort_pairs<int32_t>(rt, down, (const int32_t *)v->data, k2, idx, idx2, n);
+    }
+    const int32_t *ids = NULL;
+    const int64_t *offs = NULL;
+    int32_t *fin = idx2;
+    if (sd) {
+        ids = nesl_sd_segids(rt, sd);
+        offs = nesl_sd_offs(rt, sd);
+        int32_t *g = (int32_t *)nesl_cu_tmp(rt, sizeof(int32_t) * (size_t)n, false);
+        int32_t *g2 = (int32_t *)nesl_cu_tmp(rt, sizeof(int32_t) * (size_t)n, false);
+        k_gather_ids<<<grid, NESL_BLOCK>>>(ids, idx2, n, g);
+        sort_pairs<int32_t>(rt, false, g, g2, idx2, idx, n);
+        fin = idx;
+    }
+    k_ranks<<<grid, NESL_BLOCK>>>(fin, ids, offs, n, (int32_t *)r->data);
+    nesl_cu_launched(rt, "rank");
+    nesl_release(rt, mark, 0);
+    return r;
+}
+
+/* ---- the runtime object ---- */
+NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
+{
+    NeslRt *rt = (NeslRt *)calloc(1, sizeof *rt);
+    if (!rt) { fputs("RUNTIME ERROR: out of memory\n", stderr); exit(1); }
+    rt->nsites = nsites;
+    rt->sites = sites;
+    nesl_err_init(&rt->herr, rt);
+    rt->herr.immediate = true;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--stats")) rt->stats = true;
+        else {
+            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats]\n", argv[0], argv[i], argv[0]);
+            exit(2);
+        }
+    }
+    int dev = 0;
+    cudaDeviceProp prop;
+    ck(rt, cudaGetDevice(&dev), "finding a GPU");
+    ck(rt, cudaGetDeviceProperties(&prop, dev), "finding a GPU");
+    rt->nsm = prop.multiProcessorCount;
+    rt->cache_limit = prop.totalGlobalMem / 2;
+    ck(rt, cudaMalloc((void **)&rt->derr, sizeof(NeslDErr)), "allocation");
+    ck(rt, cudaMalloc((void **)&rt->counter, sizeof(unsigned)), "allocation");
+    ck(rt, cudaMemset(rt->derr, 0, sizeof(NeslDErr)), "memset");
+    ck(rt, cudaMemset(rt->counter, 0, sizeof(unsigned)), "memset");
+    return rt;
+}
+
+int nesl_rt_free(NeslRt *rt)
+{
+    ck(rt, cudaDeviceSynchronize(), "a kernel");
+    if (rt->stats) print_stats(rt);
+    fflush(stdout);
+    nesl_release(rt, 0, 0);
+    flush_cache(rt);
+    cudaFree(rt->derr);
+    cudaFree(rt->counter);
+    free(rt->objs);
+    free(rt);
+    return 0;
+}
