@@ -4,6 +4,9 @@
 #   make check        build, then run unit tests and every program test
 #   make check-unit   build and run only tests/unit/*.c
 #   make check-asan   the same suite on an ASan+UBSan build in build-asan/
+#   make check-gpu    (GPU machine) every λcu program through the CUDA back end,
+#                     and a subset under compute-sanitizer (tests/check_gpu.sh;
+#                     NESSLC=path uses a prebuilt nesslc, nothing is rebuilt)
 #   make fuzz         fuzz the front end (ASan+UBSan), not part of check
 #   make difftest     random programs through every executor, compared
 #                     (N=programs SEED=first seed; doc/difftest.md)
@@ -90,7 +93,7 @@ UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 
 # ---- main targets -----------------------------------------------------------
-.PHONY: all unit check check-unit check-asan fuzz install uninstall clean distclean FORCE
+.PHONY: all unit check check-unit check-asan check-gpu fuzz install uninstall clean distclean FORCE
 
 all: $(BIN) $(RT_OBJS)
 
@@ -210,6 +213,11 @@ check-unit: unit
 # Sanitized code runs several times slower: a longer per-test limit.
 check-asan:
 	@$(MAKE) BUILD=build-asan BIN=build-asan/nesslc SAN=1 TEST_TIMEOUT=300 check
+
+# Runs what is built: usable where the build directory was carried to a GPU
+# machine without bison, flex or lp_solve.
+check-gpu:
+	@tests/check_gpu.sh --nesslc $(or $(NESSLC),$(BIN)) $(if $(JOBS),--jobs $(JOBS)) $(TESTS)
 
 # ---- fuzzing ----------------------------------------------------------------
 FUZZ_ITERS ?= 100000

@@ -330,6 +330,67 @@ static CExpr *capture(Functor *f)
     return f->var;
 }
 
+/* ---- operators the parallel folds may regroup ----
+ * The parallel REDUCE, SCAN and SEG_ skeletons use associativity (never
+ * commutativity).  NESL requires associative operators, but λcu does not
+ * check it, and the interpreter folds left to right; an operator is
+ * regrouped only when each result component k is recognizably an
+ * associative function of a_k and b_k alone (+, *, max, min, and, or,
+ * bitwise and/or/xor, a conditional max/min, the first or the last
+ * argument) — a product of associative operations is associative.  Any
+ * other operator runs sequentially (its results are the interpreter's). */
+static bool is_var(const LcuExpr *e, Sym x) { return e->kind == LE_VAR && e->u.var == x; }
+
+static bool pair_of(const LcuExpr *l, const LcuExpr *r, Sym a, Sym b)
+{
+    return (is_var(l, a) && is_var(r, b)) || (is_var(l, b) && is_var(r, a));
+}
+
+static bool assoc_comp(const LcuExpr *e, Sym a, Sym b)
+{
+    switch (e->kind) {
+    case LE_VAR: return e->u.var == a || e->u.var == b;
+    case LE_BINOP:
+        switch (e->u.bin.op) {
+        case LOP_ADD: case LOP_MUL: case LOP_AND: case LOP_OR: return pair_of(e->u.bin.l, e->u.bin.r, a, b);
+        default: return false;
+        }
+    case LE_CALL: {
+        const char *f = e->u.call.name;
+        if (e->u.call.nargs != 2) return false;
+        if (strcmp(f, "max") && strcmp(f, "min") && strcmp(f, "band") && strcmp(f, "bor") && strcmp(f, "bxor")) return false;
+        return pair_of(e->u.call.args[0], e->u.call.args[1], a, b);
+    }
+    case LE_IF: {   /* if a > b then a else b, and the like */
+        const LcuExpr *c = e->u.if_.cond;
+        if (c->kind != LE_BINOP || !pair_of(c->u.bin.l, c->u.bin.r, a, b)) return false;
+        switch (c->u.bin.op) {
+        case LOP_LT: case LOP_LE: case LOP_GT: case LOP_GE: break;
+        default: return false;
+        }
+        return pair_of(e->u.if_.then_e, e->u.if_.else_e, a, b);
+    }
+    default: return false;
+    }
+}
+
+static bool assoc_op(const SoacGen *s)
+{
+    const LcuThunk *t = s->aux.thunk;
+    int n = s->n;
+    if (t->nparams != 2 * n) return false;
+    const LcuExpr *body = t->body;
+    if (n == 1) return assoc_comp(body, t->params[0], t->params[1]);
+    if (body->kind != LE_TUPLE || body->u.tuple.n != n) return false;
+    for (int k = 0; k < n; k++)
+        if (!assoc_comp(body->u.tuple.elems[k], t->params[k], t->params[n + k])) return false;
+    return true;
+}
+
+/* Sequential: an operator that can fail (its errors depend on the
+ * intermediate values) or that is not known to be associative. */
+static CExpr *seq_lit(Gen *g, const SoacGen *s) { return cx_name(g->a, s->aux.may_fail || !assoc_op(s) ? "true" : "false"); }
+
 /* ---- host side helpers ---- */
 static CExpr *rt_call(Gen *g, SoacGen *s, const char *fn, int n, ...)
 {
@@ -396,7 +457,7 @@ static void cu_reduce(Gen *g, SoacGen *s)
     m_op(&f);
     CExpr *fv = capture(&f), *id = ident_r(&f);
     CExpr *r = sk_var(g, s->blk, f.rname, "red",
-                      cx_calln(g->a, "nesl_cu_reduce", 5, s->rt, fv, s->size, id, bool_lit(g, s->aux.may_fail)));
+                      cx_calln(g->a, "nesl_cu_reduce", 5, s->rt, fv, s->size, id, seq_lit(g, s)));
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
     scalar_outs(&f, r);
 }
@@ -410,7 +471,7 @@ static void cu_scan(Gen *g, SoacGen *s)
     m_op(&f);
     m_store(&f, "store", d);
     CExpr *fv = capture(&f), *id = ident_r(&f);
-    cs_expr(g->a, s->blk, cx_calln(g->a, "nesl_cu_scan", 5, s->rt, fv, s->size, id, bool_lit(g, s->aux.may_fail)));
+    cs_expr(g->a, s->blk, cx_calln(g->a, "nesl_cu_scan", 5, s->rt, fv, s->size, id, seq_lit(g, s)));
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
 }
 
@@ -510,7 +571,7 @@ static void cu_seg_fold(Gen *g, SoacGen *s, bool scan)
     CExpr *fv = capture(&f), *id = ident_r(&f);
     CExpr *offs = sk_var(g, s->blk, "const int64_t *", "off", rt_call(g, s, "nesl_sd_offs", 1, sd));
     CExpr *ids = sk_var(g, s->blk, "const int32_t *", "ids", rt_call(g, s, "nesl_sd_segids", 1, sd));
-    CExpr *args[9] = { s->rt, fv, s->size, ns, offs, ids, id, bool_lit(g, scan), bool_lit(g, s->aux.may_fail) };
+    CExpr *args[9] = { s->rt, fv, s->size, ns, offs, ids, id, bool_lit(g, scan), seq_lit(g, s) };
     cs_expr(a, s->blk, cx_call(a, "nesl_cu_seg_fold", 9, args));
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
 }

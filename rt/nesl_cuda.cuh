@@ -137,6 +137,19 @@ template <class T> static __device__ T nesl_shfl(T v, int lane_or_delta, int mod
     return r;
 }
 
+template <class T> static __device__ T nesl_shfl_idx(T v, int src)
+{
+    enum { W = (sizeof(T) + 3) / 4 };
+    int w[W];
+    w[W - 1] = 0;
+    memcpy(w, &v, sizeof(T));
+#pragma unroll
+    for (int k = 0; k < W; k++) w[k] = __shfl_sync(0xffffffffu, w[k], src);
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+}
+
 /* A value another block wrote (past the L1 cache). */
 template <class T> static __device__ T nesl_ld_volatile(const T *p)
 {
@@ -386,30 +399,58 @@ __global__ void nesl_k_scan(P p, int64_t n, V *aggs, V *incls, int *flags, unsig
     }
     NeslOpt<V> excl, agg;
     nesl_block_scan(t, c, &excl, &agg);
-    if (threadIdx.x == 0) {
-        NeslOpt<V> prefix;
-        if (tile == 0) {
-            prefix = p.init();
-        } else {
+    if (tile == 0) {
+        if (threadIdx.x == 0) {
+            NeslOpt<V> prefix = p.init();
+            incls[0] = prefix.ok ? p.combine(prefix.v, agg.v) : agg.v;
+            __threadfence();
+            atomicExch(flags, 2);
+            s_pv = prefix.v;
+            s_pok = prefix.ok;
+        }
+    } else if (threadIdx.x < 32) {
+        /* warp 0 publishes the aggregate, then looks back 32 tiles at a
+         * time: lane l reads tile k - l; the window is folded up to the
+         * nearest tile with an inclusive prefix (flag 2), in tile order */
+        int lane = threadIdx.x;
+        if (lane == 0) {
             aggs[tile] = agg.v;
             __threadfence();
             atomicExch(flags + tile, 1);
-            prefix.ok = 0;
-            for (int64_t k = tile - 1;; k--) {
-                int f;
-                while ((f = *(volatile int *)(flags + k)) == 0) { }
-                __threadfence();
-                V y = nesl_ld_volatile(f == 2 ? incls + k : aggs + k);
-                prefix.v = prefix.ok ? p.combine(y, prefix.v) : y;
-                prefix.ok = 1;
-                if (f == 2) break;
-            }
         }
-        incls[tile] = prefix.ok ? p.combine(prefix.v, agg.v) : agg.v;
-        __threadfence();
-        atomicExch(flags + tile, 2);
-        s_pv = prefix.v;
-        s_pok = prefix.ok;
+        NeslOpt<V> prefix;
+        prefix.ok = 0;
+        for (int64_t k = tile - 1;; k -= 32) {
+            int64_t mine = k - lane;
+            int f = 3;   /* before tile 0: no value */
+            if (mine >= 0)
+                while ((f = *(volatile int *)(flags + mine)) == 0) { }
+            __threadfence();
+            unsigned incl = __ballot_sync(0xffffffffu, f == 2);
+            int stop = incl ? __ffs(incl) - 1 : 31;   /* the window ends at the nearest inclusive tile */
+            NeslOpt<V> w;
+            w.ok = lane <= stop && f != 3;
+            if (w.ok) w.v = nesl_ld_volatile(f == 2 ? incls + mine : aggs + mine);
+            /* fold in tile order: lane 31 first, so reverse the lanes */
+            NeslOpt<V> r;
+            r.v = nesl_shfl_idx(w.v, 31 - lane);
+            r.ok = __shfl_sync(0xffffffffu, w.ok, 31 - lane);
+            r = nesl_warp_reduce(r, c);
+            r.v = nesl_shfl_idx(r.v, 0);
+            r.ok = __shfl_sync(0xffffffffu, r.ok, 0);
+            if (r.ok) {
+                prefix.v = prefix.ok ? p.combine(r.v, prefix.v) : r.v;
+                prefix.ok = 1;
+            }
+            if (incl) break;
+        }
+        if (lane == 0) {
+            incls[tile] = prefix.ok ? p.combine(prefix.v, agg.v) : agg.v;
+            __threadfence();
+            atomicExch(flags + tile, 2);
+            s_pv = prefix.v;
+            s_pok = prefix.ok;
+        }
     }
     __syncthreads();
     NeslOpt<V> run;

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# check_gpu.sh — the GPU check (make check-gpu): every program of mode c
+# built with --target=cuda and run on the GPU (tests/run_tests.sh --mode
+# cuda), then a subset of them under compute-sanitizer's memcheck.  Needs
+# only a built nesslc and its CUDA runtime library (BUILD/lib next to it),
+# nvcc and a GPU — no bison, flex or lp_solve — so it runs on a machine the
+# build directory was carried to.
+#
+# Usage: tests/check_gpu.sh [--nesslc PATH] [--jobs N] [FILTER]...
+# The last line is `memcheck: N clean, N failed`; exit status 0 iff both
+# parts passed.
+set -u
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+nesslc=$root/nesslc
+jobs=$(nproc 2>/dev/null || echo 4)
+filters=()
+while [ $# -gt 0 ]; do
+    case $1 in
+        --nesslc) nesslc=$2; shift 2 ;;
+        --jobs) jobs=$2; shift 2 ;;
+        *) filters+=("$1"); shift ;;
+    esac
+done
+case $nesslc in /*) ;; *) nesslc=$PWD/$nesslc ;; esac
+command -v nvidia-smi >/dev/null && nvidia-smi -L
+"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode cuda --jobs "$jobs" "${filters[@]}"
+suite=$?
+
+# memcheck: programs that exercise every skeleton, the library kernels and
+# device errors (a reported runtime error is fine; a memcheck error is not)
+subset="tests/codegen/types.lcu tests/codegen/gpu_large.lcu tests/codegen/err_par_map.lcu
+        tests/codegen/err_par_permute.lcu tests/codegen/lib_calls.lcu"
+for f in "$root"/tests/lcu/soac_*.lcu; do subset="$subset ${f#$root/}"; done
+san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nesslc-gpu.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+clean=0 bad=0
+for t in $subset; do
+    [ -f "$root/$t" ] || continue
+    exe=$tmp/$(basename "${t%.lcu}")
+    if ! (cd "$root/${t%/*}" && "$nesslc" --target=cuda -o "$exe" "${t##*/}") >"$exe.build" 2>&1; then
+        grep -q 'error:' "$root/${t%.lcu}.expected" && continue   # a compile-time error test
+        echo "memcheck: FAIL (build): $t"; cat "$exe.build"; bad=$((bad + 1)); continue
+    fi
+    (cd "$root/${t%/*}" && timeout 600 "$san" --tool memcheck --error-exitcode 99 "$exe") >"$exe.log" 2>&1
+    st=$?
+    if [ $st -eq 99 ] || [ $st -eq 124 ] || ! grep -q 'ERROR SUMMARY: 0 errors' "$exe.log"; then
+        echo "memcheck: FAIL: $t (exit status $st)"; tail -n 30 "$exe.log"; bad=$((bad + 1))
+    else
+        clean=$((clean + 1))
+    fi
+done
+echo "memcheck: $clean clean, $bad failed"
+[ $suite -eq 0 ] && [ $bad -eq 0 ]
