@@ -111,6 +111,10 @@ static int parse_options(int argc, char **argv, Options *o)
             fprintf(stderr, "nesslc: error: unknown target '%s' (expected cuda or c)\n", a + 9);
             return -1;
         }
+        else if (!strcmp(a, "-ffloat32")) {
+            fprintf(stderr, "nesslc: error: -ffloat32 is not supported yet (float is double precision in both back ends)\n");
+            return -1;
+        }
         else if (!strncmp(a, "-arch=", 6)) {
             if (strncmp(a + 6, "sm_", 3) && strncmp(a + 6, "compute_", 8)) {
                 fprintf(stderr, "nesslc: error: invalid '%s' (expected -arch=sm_XX)\n", a);
