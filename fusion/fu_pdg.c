@@ -185,8 +185,8 @@ static bool has_effect(Fu *F, const LcuExpr *e)
 
 /* ------------------------------------------------------------------ vertical rules */
 
-/* Does a thunk read the vectors in ps only as p[r], r its (single)
- * parameter, never rebound, and never as #p? */
+/* Does a thunk read the vectors in ps only as p[r] (r its single
+ * parameter, never rebound) or #p?  With r = NULL: only as #p. */
 typedef struct PullCheck { Fu *F; int n; const Sym *ps; Sym r; bool ok; } PullCheck;
 
 static bool in_list(int n, const Sym *v, Sym x)
@@ -200,7 +200,7 @@ static void pull_check(PullCheck *c, const LcuExpr *e)
     if (!c->ok) return;
     switch (e->kind) {
     case LE_VAR: if (in_list(c->n, c->ps, e->u.var)) c->ok = false; return;
-    case LE_LEN: if (in_list(c->n, c->ps, e->u.len.vec)) c->ok = false; return;
+    case LE_LEN: return;     /* #p: the producer's size, substituted */
     case LE_INDEX:
         if (in_list(c->n, c->ps, e->u.index.vec)
             && !(e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == c->r)) c->ok = false;
@@ -229,12 +229,14 @@ bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps)
     return c.ok;
 }
 
-static bool arg_mentions_any(Fu *F, const LcuArg *g, int n, const Sym *ps)
+/* Does an argument use the vectors in ps other than through #p? */
+bool arg_reads_beyond_len(Fu *F, const LcuArg *g, int n, const Sym *ps)
 {
-    PtrVec fv = { 0 };
-    fu_free_vars_arg(F, g, &fv);
-    for (int i = 0; i < fv.len; i++) if (in_list(n, ps, fv.items[i])) return true;
-    return false;
+    PullCheck c = { F, n, ps, NULL, true };
+    if (g->kind == LA_EXPR) { pull_check(&c, g->u.expr); return !c.ok; }
+    for (int i = 0; i < g->u.thunk->nparams; i++) if (in_list(n, ps, g->u.thunk->params[i])) return true;
+    pull_check(&c, g->u.thunk->body);
+    return !c.ok;
 }
 
 /* The consumer's kernel parameters bound to the producer's outputs. */
@@ -261,7 +263,7 @@ static bool index_space_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons
     const LcuThunk *pull = so->args[0]->u.thunk;
     if (!thunk_reads_only_at_param(F, pull, n, ps)) return false;
     for (int i = 1; i < so->nargs - 1; i++)
-        if (arg_mentions_any(F, so->args[i], n, ps)) return false;
+        if (arg_reads_beyond_len(F, so->args[i], n, ps)) return false;
     /* size: #p of a producer output, or the same class */
     const LcuArg *sz = soac_size_arg(so);
     bool size_ok = sz->kind == LA_EXPR && sz->u.expr->kind == LE_LEN && in_list(n, ps, sz->u.expr->u.len.vec);

@@ -20,6 +20,7 @@
 #include "fu_impl.h"
 
 bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps);
+bool arg_reads_beyond_len(Fu *F, const LcuArg *g, int n, const Sym *ps);
 
 #define MAX_THUNK_NODES 4000     /* stop inlining before code size explodes */
 
@@ -128,6 +129,23 @@ static LcuExpr *on_len_map(Copier *c, Sym vec, Span sp)
     return plain_copy(in->R, soac_size_arg(in->A->soac)->u.expr);
 }
 
+/* No if, && or ||: every subexpression is evaluated, so hoisting a read of
+ * the MAP to the top of the thunk evaluates nothing the thunk would not (a
+ * read under a condition may be out of the MAP's range when not taken). */
+static bool unconditional(const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_IF: return false;
+    case LE_BINOP: return e->u.bin.op != LOP_AND && e->u.bin.op != LOP_OR && unconditional(e->u.bin.l) && unconditional(e->u.bin.r);
+    case LE_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) if (!unconditional(e->u.tuple.elems[i])) return false; return true;
+    case LE_LET: return unconditional(e->u.let.bind->rhs) && unconditional(e->u.let.body);
+    case LE_UNOP: return unconditional(e->u.un.e);
+    case LE_INDEX: return unconditional(e->u.index.idx);
+    case LE_CALL: for (int i = 0; i < e->u.call.nargs; i++) if (!unconditional(e->u.call.args[i])) return false; return true;
+    default: return true;
+    }
+}
+
 static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuArg *g)
 {
     Inl in = { R, A, NULL };
@@ -136,7 +154,8 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuArg *g)
         const LcuThunk *t = g->u.thunk;
         const LcuThunk *pull = A->soac->args[0]->u.thunk;
         /* read only at the thunk's own index and worth sharing: bind once */
-        if (t->nparams == 1 && expr_size(pull->body) > 4 && thunk_reads_only_at_param(R->F, t, A->nvars, A->vars)) {
+        if (t->nparams == 1 && expr_size(pull->body) > 4 && unconditional(t->body)
+            && thunk_reads_only_at_param(R->F, t, A->nvars, A->vars)) {
             in.cse = arena_alloc(R->F->a, sizeof(Sym) * (size_t)A->nvars);
             for (int i = 0; i < A->nvars; i++) in.cse[i] = fu_fresh(R->F, R->taken, A->vars[i]);
             LcuExpr *idx = lcu_e_var(R->F->a, t->span, t->params[0]);
@@ -211,7 +230,7 @@ static bool index_space_ok(Rw *R, const LcuKBind *A, const LcuKBind *B)
     const LcuSoac *so = B->soac;
     if (so->args[0]->kind != LA_THUNK || !thunk_reads_only_at_param(R->F, so->args[0]->u.thunk, A->nvars, A->vars)) return false;
     if (!arg_mentions(R, so->args[0], A->nvars, A->vars)) return false;
-    for (int i = 1; i < so->nargs - 1; i++) if (arg_mentions(R, so->args[i], A->nvars, A->vars)) return false;
+    for (int i = 1; i < so->nargs - 1; i++) if (arg_reads_beyond_len(R->F, so->args[i], A->nvars, A->vars)) return false;
     return size_is_len_of(R, A, soac_size_arg(so));
 }
 
@@ -223,7 +242,7 @@ static LcuExpr *pull_through(Rw *R, const LcuKBind *A, const LcuThunk *bpull, Sy
     LcuExpr *iv = lcu_e_var(R->F->a, sp, i);
     LcuExpr *args[1] = { iv };
     LcuExpr *val = apply_thunk(R, A->soac->args[0]->u.thunk, 1, args, sp);
-    Repl rp = { R, A->nvars, A->vars, q, bpull->params[0] };
+    Repl rp = { R, A->nvars, A->vars, q, i };     /* the index after renaming */
     Copier c = { R->F, R->taken, NULL, false, on_index_repl, NULL, &rp };
     const Sub *s = sub_add(R->F, NULL, bpull->params[0], i, NULL);
     *bbody_out = fu_copy(&c, bpull->body, s);
@@ -307,7 +326,7 @@ static LcuKBind *permute_permute(Rw *R, const LcuKBind *A, const LcuKBind *B)
     LcuExpr *args1[1] = { iv };
     LcuExpr *val = apply_thunk(R, A->soac->args[0]->u.thunk, 1, args1, sp);
     Sym j = fu_fresh(R->F, R->taken, bpull->params[0]);
-    Repl rp = { R, A->nvars, A->vars, q, bpull->params[0] };
+    Repl rp = { R, A->nvars, A->vars, q, j };
     Copier c = { R->F, R->taken, NULL, false, on_index_repl, NULL, &rp };
     LcuExpr *bbody = fu_copy(&c, bpull->body, sub_add(R->F, NULL, bpull->params[0], j, NULL));
     LcuExpr *pull = mk_let(R, sp, 1, &j, apply_thunk(R, aidx, 1, args1, sp), mk_let(R, sp, A->nvars, q, val, bbody));
@@ -357,6 +376,15 @@ static bool index_space_rules(Rw *R)
             else if (ak == LS_FILTER && bk == LS_FILTER && exact_pull_of(A, B->soac->args[0]->u.thunk)) nb = filter_filter(R, A, B);
             else if (ak == LS_PERMUTE && bk == LS_PERMUTE) nb = permute_permute(R, A, B);
             if (!nb) continue;
+            /* what is left of A in the new SOAC is #A: A's size */
+            Inl in = { R, A, NULL };
+            Copier c = { R->F, R->taken, NULL, false, NULL, on_len_map, &in };
+            for (int i = 0; i < nb->soac->nargs; i++) {
+                const LcuArg *g = nb->soac->args[i];
+                if (g->kind == LA_EXPR) { nb->soac->args[i] = lcu_arg_expr(R->F->a, g->span, fu_copy(&c, g->u.expr, NULL)); continue; }
+                const LcuThunk *t = g->u.thunk;
+                nb->soac->args[i] = thunk_arg(R, g->span, t->nparams, t->params, fu_copy(&c, t->body, NULL));
+            }
             k->binds[b] = nb;
             return true;
         }

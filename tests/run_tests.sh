@@ -35,10 +35,11 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
   --timeout S     seconds a test may run (default 60; sanitizer builds need more)
   --mode MODE     executor, repeatable or comma-separated
                   interp  the reference AST interpreter (--interp)
-                  lcu     flattening + the λcu interpreter (--interp=lcu)
+                  lcu     flattening + fusion + the λcu interpreter (--interp=lcu)
+                  lcu0    the same without fusion (--interp=lcu -O0)
                   c       the C back end: nesslc -o PROG, then PROG (λcu
                           tests only: tests/lcu/*.lcu, tests/codegen/*.lcu)
-                  default: interp,lcu,c
+                  default: interp,lcu,lcu0,c
   --unit DIR      also run every executable in DIR as a unit test
   --unit-only     run only the unit tests
   -v, --verbose   print a line for every test, not only failures
@@ -55,6 +56,7 @@ mode_opts() {
     case $1 in
         interp) echo "--interp" ;;
         lcu) echo "--interp=lcu" ;;
+        lcu0) echo "--interp=lcu -O0" ;;
         c) echo "-o" ;;   # run_prog builds, then runs, the executable
         *) return 1 ;;
     esac
@@ -89,7 +91,7 @@ while [ $# -gt 0 ]; do
         *) filters+=("$1"); shift ;;
     esac
 done
-[ ${#modes[@]} -gt 0 ] || modes=(interp lcu c)
+[ ${#modes[@]} -gt 0 ] || modes=(interp lcu lcu0 c)
 for m in "${modes[@]}"; do
     mode_opts "$m" >/dev/null || { echo "run_tests.sh: unknown mode '$m'" >&2; exit 2; }
 done
@@ -170,7 +172,7 @@ if [ "$unit_only" = 0 ]; then
             kinds+=(prog); names+=("$t"); args+=("$m")
         done
     done < <(cd "$root" && { find tests -name '*.nesl' -type f 2>/dev/null
-                             find tests/lcu tests/codegen -name '*.lcu' -type f 2>/dev/null
+                             find tests/lcu tests/codegen tests/fusion -name '*.lcu' -type f 2>/dev/null
                              find examples -maxdepth 1 -name '*.nesl' -type f 2>/dev/null; } |
              LC_ALL=C sort)
 fi
