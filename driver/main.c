@@ -199,6 +199,8 @@ static LcuProgram *optimize(Arena *a, Interner *in, LcuProgram *k, const Options
 {
     if (o->opt_level == 0 && o->emit != EMIT_PDG && o->emit != EMIT_ILP) return k;
     FusionOptions fo = { o->emit == EMIT_PDG ? out : NULL, o->emit == EMIT_ILP ? out : NULL, 0 };
+    /* for measuring the ILP on large regions (doc/fusion.md) */
+    if (getenv("NESSLC_ILP_MAX_NODES")) fo.ilp_max_nodes = atoi(getenv("NESSLC_ILP_MAX_NODES"));
     FusionReport rep;
     LcuProgram *f = fusion_program(a, in, k, &fo, &rep);
     if (getenv("NESSLC_FUSION_REPORT"))

@@ -287,11 +287,33 @@ static bool index_space_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons
     return true;
 }
 
+/* MAP → any SOAC: the consumer reads the MAP only at its own index over the
+ * MAP's size (in its pull thunk, or PERMUTE's index thunk), or its length;
+ * a read elsewhere may be out of range, and only the MAP's own subscript
+ * would report it. */
+static EdgeKind map_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
+{
+    Sym ps[64];
+    if (c->k->nparams > 64) return EDGE_PREVENT;
+    int n = params_from(p, c, ps);
+    const LcuSoac *so = c->k->binds[0]->soac;
+    bool seg = so->kind >= LS_SEG_PERMUTE;
+    int cls = node_size_class(S, c, soac_size_arg(so));
+    bool same = cls >= 0 && cls == sizes_find(S, sizes_class(S, 1, p->bind->vars[0], 0));
+    for (int i = 0; i < so->nargs; i++) {
+        const LcuArg *g = so->args[i];
+        if (!arg_reads_beyond_len(F, g, n, ps)) continue;
+        bool index_thunk = so->kind != LS_ONCE && !seg && (i == 0 || (i == 1 && so->kind == LS_PERMUTE));
+        if (!index_thunk || !same || !thunk_reads_only_at_param(F, g->u.thunk, n, ps)) return EDGE_PREVENT;
+    }
+    return EDGE_FUSE;
+}
+
 static EdgeKind vertical_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
 {
     if (p->kind != NODE_RUN || c->kind != NODE_RUN) return EDGE_PREVENT;
     switch (p->soac) {
-    case LS_MAP: return EDGE_FUSE;                                  /* MAP → any SOAC */
+    case LS_MAP: return map_rule(F, S, p, c);
     case LS_REDUCE: return c->soac == LS_ONCE ? EDGE_FUSE : EDGE_PREVENT;
     case LS_FILTER:
         if (c->soac == LS_REDUCE) return index_space_rule(F, S, p, c, false) ? EDGE_FUSE : EDGE_PREVENT;

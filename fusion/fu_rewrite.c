@@ -105,7 +105,10 @@ static LcuExpr *component(Rw *R, LcuExpr *e, int n, int comp, Sym base, Span sp)
 
 /* ------------------------------------------------------------------ MAP ⊕ S */
 
-typedef struct Inl { Rw *R; const LcuKBind *A; Sym *cse; } Inl;
+/* Only reads at the consumer's own index over the MAP's size are inlined:
+ * those are in range, so inlining cannot hide a subscript error (a read at
+ * another index keeps the MAP materialized). */
+typedef struct Inl { Rw *R; const LcuKBind *A; Sym *cse; Sym safe; bool did; } Inl;
 
 static LcuExpr *on_index_map(Copier *c, Sym vec, LcuExpr *idx, Span sp)
 {
@@ -113,6 +116,8 @@ static LcuExpr *on_index_map(Copier *c, Sym vec, LcuExpr *idx, Span sp)
     const LcuKBind *A = in->A;
     for (int comp = 0; comp < A->nvars; comp++) {
         if (A->vars[comp] != vec) continue;
+        if (!in->safe || idx->kind != LE_VAR || idx->u.var != in->safe) return NULL;
+        in->did = true;
         if (in->cse) return lcu_e_var(in->R->F->a, sp, in->cse[comp]);
         LcuExpr *args[1] = { idx };
         LcuExpr *body = apply_thunk(in->R, A->soac->args[0]->u.thunk, 1, args, sp);
@@ -126,35 +131,31 @@ static LcuExpr *on_len_map(Copier *c, Sym vec, Span sp)
     Inl *in = c->ctx;
     (void)sp;
     if (!in_list(in->A->nvars, in->A->vars, vec)) return NULL;
+    in->did = true;
     return plain_copy(in->R, soac_size_arg(in->A->soac)->u.expr);
 }
 
-/* No if, && or ||: every subexpression is evaluated, so hoisting a read of
- * the MAP to the top of the thunk evaluates nothing the thunk would not (a
- * read under a condition may be out of the MAP's range when not taken). */
-static bool unconditional(const LcuExpr *e)
+static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int argno, bool *did)
 {
-    switch (e->kind) {
-    case LE_IF: return false;
-    case LE_BINOP: return e->u.bin.op != LOP_AND && e->u.bin.op != LOP_OR && unconditional(e->u.bin.l) && unconditional(e->u.bin.r);
-    case LE_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) if (!unconditional(e->u.tuple.elems[i])) return false; return true;
-    case LE_LET: return unconditional(e->u.let.bind->rhs) && unconditional(e->u.let.body);
-    case LE_UNOP: return unconditional(e->u.un.e);
-    case LE_INDEX: return unconditional(e->u.index.idx);
-    case LE_CALL: for (int i = 0; i < e->u.call.nargs; i++) if (!unconditional(e->u.call.args[i])) return false; return true;
-    default: return true;
-    }
-}
-
-static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuArg *g)
-{
-    Inl in = { R, A, NULL };
+    const LcuArg *g = B->soac->args[argno];
+    Inl in = { R, A, NULL, NULL, false };
     Copier c = { R->F, R->taken, NULL, false, on_index_map, on_len_map, &in };
     if (g->kind == LA_THUNK) {
         const LcuThunk *t = g->u.thunk;
+        /* pull thunks (and PERMUTE's index thunk) range over 0..size-1 */
+        bool index_thunk = B->soac->kind != LS_ONCE && (argno == 0 || (argno == 1 && B->soac->kind == LS_PERMUTE));
+        bool seg = B->soac->kind >= LS_SEG_PERMUTE;
+        if (index_thunk && !seg && t->nparams == 1) {
+            LcuArg len = { LA_EXPR, g->span, { .expr = lcu_e_len(R->F->a, g->span, A->vars[0], false) } };
+            if (R->same(R->ctx, soac_size_arg(B->soac), &len) || R->same(R->ctx, soac_size_arg(B->soac), soac_size_arg(A->soac)))
+                in.safe = t->params[0];
+        }
         const LcuThunk *pull = A->soac->args[0]->u.thunk;
-        /* read only at the thunk's own index and worth sharing: bind once */
-        if (t->nparams == 1 && expr_size(pull->body) > 4 && unconditional(t->body)
+        /* read only at the thunk's own index, over the MAP's size, and worth
+         * sharing: bound once at the top.  Evaluating it where the thunk
+         * would not (an untaken branch) is safe: the MAP computed every
+         * element of that index space. */
+        if (in.safe && expr_size(pull->body) > 4
             && thunk_reads_only_at_param(R->F, t, A->nvars, A->vars)) {
             in.cse = arena_alloc(R->F->a, sizeof(Sym) * (size_t)A->nvars);
             for (int i = 0; i < A->nvars; i++) in.cse[i] = fu_fresh(R->F, R->taken, A->vars[i]);
@@ -163,15 +164,19 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuArg *g)
             LcuExpr *val = apply_thunk(R, pull, 1, args, t->span);
             LcuExpr *body = fu_copy(&c, t->body, NULL);
             body = mk_let(R, t->span, A->nvars, in.cse, val, body);
+            *did = true;
             LcuArg *n = lcu_arg_thunk(R->F->a, lcu_thunk(R->F->a, t->span, 1, t->params, body, 0, NULL));
             n->span = g->span;
             return n;
         }
         LcuArg *n = lcu_arg_thunk(R->F->a, lcu_thunk(R->F->a, t->span, t->nparams, t->params, fu_copy(&c, t->body, NULL), 0, NULL));
         n->span = g->span;
+        *did |= in.did;
         return n;
     }
-    return lcu_arg_expr(R->F->a, g->span, fu_copy(&c, g->u.expr, NULL));
+    LcuArg *n = lcu_arg_expr(R->F->a, g->span, fu_copy(&c, g->u.expr, NULL));
+    *did |= in.did;
+    return n;
 }
 
 static bool inline_maps(Rw *R)
@@ -185,12 +190,12 @@ static bool inline_maps(Rw *R)
             LcuKBind *B = k->binds[b];
             if (!bind_mentions(R, B, A->nvars, A->vars)) continue;
             LcuArg **args = arena_alloc(R->F->a, sizeof *args * (size_t)B->soac->nargs);
-            bool small = true;
+            bool small = true, did = false;
             for (int i = 0; i < B->soac->nargs; i++) {
-                args[i] = inline_map_arg(R, A, B->soac->args[i]);
+                args[i] = inline_map_arg(R, A, B, i, &did);
                 if (args[i]->kind == LA_THUNK && expr_size(args[i]->u.thunk->body) > MAX_THUNK_NODES) small = false;
             }
-            if (!small) continue;
+            if (!small || !did) continue;
             LcuKBind *nb = arena_alloc(R->F->a, sizeof *nb);
             *nb = *B;
             nb->soac = lcu_soac(R->F->a, B->soac->span, B->soac->kind, B->soac->nargs, args);
@@ -377,7 +382,7 @@ static bool index_space_rules(Rw *R)
             else if (ak == LS_PERMUTE && bk == LS_PERMUTE) nb = permute_permute(R, A, B);
             if (!nb) continue;
             /* what is left of A in the new SOAC is #A: A's size */
-            Inl in = { R, A, NULL };
+            Inl in = { R, A, NULL, NULL, false };
             Copier c = { R->F, R->taken, NULL, false, NULL, on_len_map, &in };
             for (int i = 0; i < nb->soac->nargs; i++) {
                 const LcuArg *g = nb->soac->args[i];

@@ -27,7 +27,7 @@ typedef struct FusionOptions {
 
 /* Measured (doc/fusion.md): models of up to this many fusible kernel nodes
  * solve in well under a second. */
-#define FUSION_ILP_MAX_NODES 24
+#define FUSION_ILP_MAX_NODES 64
 
 typedef struct FusionReport {
     int regions;            /* regions with at least two kernel launches */
