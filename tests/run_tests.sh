@@ -221,7 +221,11 @@ run_prog() {   # i, test path, mode
         # build (the compiler's output is part of the result), then run
         opts=
         [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args")
-        (cd "$dir" && exec timeout "$limit" "$nesslc" -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        # --stats of a .lcu run as written (no --form-kernels) counts the
+        # unfused kernels: the build must not fuse either.
+        local olevel=
+        [ -n "$opts" ] && ! grep -q -- --form-kernels "$dir/$base.args" && olevel=-O0
+        (cd "$dir" && exec timeout "$limit" "$nesslc" $olevel -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         if [ $st -eq 0 ]; then
             c_exec "$dir" "$tmp/$i.exe" $opts >>"$out" 2>&1
