@@ -195,9 +195,16 @@ static int new_col(Model *M, const char *name, bool binary)
     return c;
 }
 
+/* add_constraintex sorts its arrays in place: pass copies, so that callers
+ * can reuse a column list with other coefficients. */
 static void row(Model *M, int n, const int *cols, const double *vals, int type, double rhs)
 {
-    add_constraintex(M->lp, n, (double *)vals, (int *)cols, type, rhs);
+    int c[8];
+    double v[8];
+    if (n > 8) ICE("fusion: ILP row of %d terms", n);
+    memcpy(c, cols, sizeof *c * (size_t)n);
+    memcpy(v, vals, sizeof *v * (size_t)n);
+    add_constraintex(M->lp, n, v, c, type, rhs);
 }
 
 /* Returns false when the ILP gave no usable answer. */
