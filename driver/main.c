@@ -6,13 +6,14 @@
 #include "../frontend/frontend.h"
 #include "../cudagen/cudagen.h"
 #include "../flatten/flatten.h"
+#include "../fusion/fusion.h"
 #include "../interp/interp.h"
 #include "../interp/run_flat.h"
 #include "../lcu/lcu.h"
 
 #define NESSLC_VERSION "0.1.0"
 
-typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO, EMIT_FLAN, EMIT_LCU, EMIT_C, EMIT_CUDA } EmitKind;
+typedef enum { EMIT_NONE, EMIT_AST, EMIT_TYPED, EMIT_MONO, EMIT_FLAN, EMIT_LCU, EMIT_C, EMIT_CUDA, EMIT_PDG, EMIT_ILP } EmitKind;
 typedef enum { TARGET_DEFAULT, TARGET_C, TARGET_CUDA } Target;
 
 typedef struct Options {
@@ -21,6 +22,8 @@ typedef struct Options {
     bool interp;
     bool interp_lcu;   /* --interp=lcu */
     bool stats;
+    bool stats_kernels; /* --stats=kernels: also bytes per kernel */
+    int opt_level;     /* -O0: no fusion; -O / -O1 (default): fusion */
     bool form_kernels; /* --form-kernels (FILE.lcu) */
     const char *output;
     int print_length;
@@ -66,6 +69,13 @@ static void usage(FILE *out)
 "                           before --emit=lcu or --interp=lcu\n"
 "  --stats                  with --interp=lcu: print kernel launches and SOAC work after\n"
 "                           the program's output\n"
+"  --stats=kernels          --stats plus, per kernel, launches and global-memory bytes\n"
+"                           read and written\n"
+"  -O0                      no fusion\n"
+"  -O, -O1                  fuse kernels (the default; doc/fusion.md)\n"
+"  --emit=pdg               print each control region's dependence graph and chosen\n"
+"                           clusters as Graphviz dot\n"
+"  --emit=ilp               print each region's fusion ILP in lp_solve's LP format\n"
 "  -o FILE                  write the output to FILE instead of standard output; without\n"
 "                           --emit or --interp (FILE.lcu): build the executable FILE\n"
 "  --emit=c                 FILE.lcu: print the C program the C back end generates\n"
@@ -86,6 +96,7 @@ static int parse_options(int argc, char **argv, Options *o)
 {
     memset(o, 0, sizeof *o);
     o->print_length = 100;
+    o->opt_level = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); exit(0); }
@@ -93,6 +104,11 @@ static int parse_options(int argc, char **argv, Options *o)
         else if (!strcmp(a, "--interp") || !strcmp(a, "--interp=ast")) o->interp = true;
         else if (!strcmp(a, "--interp=lcu")) o->interp = o->interp_lcu = true;
         else if (!strcmp(a, "--stats")) o->stats = true;
+        else if (!strcmp(a, "--stats=kernels")) o->stats = o->stats_kernels = true;
+        else if (!strcmp(a, "-O0")) o->opt_level = 0;
+        else if (!strcmp(a, "-O") || !strcmp(a, "-O1")) o->opt_level = 1;
+        else if (!strcmp(a, "--emit=pdg")) o->emit = EMIT_PDG;
+        else if (!strcmp(a, "--emit=ilp")) o->emit = EMIT_ILP;
         else if (!strcmp(a, "--form-kernels")) o->form_kernels = true;
         else if (!strncmp(a, "--interp=", 9)) {
             fprintf(stderr, "nesslc: error: --interp=%s is not supported yet (only --interp=ast and --interp=lcu)\n", a + 9);
@@ -125,7 +141,7 @@ static int parse_options(int argc, char **argv, Options *o)
         else if (!strcmp(a, "--keep")) o->keep = true;
         else if (!strcmp(a, "--no-openmp")) o->no_openmp = true;
         else if (!strncmp(a, "--emit=", 7)) {
-            fprintf(stderr, "nesslc: error: unknown --emit kind '%s' (expected ast, typed, mono, flan or lcu)\n", a + 7);
+            fprintf(stderr, "nesslc: error: unknown --emit kind '%s' (expected ast, typed, mono, flan, lcu, c, cuda, pdg or ilp)\n", a + 7);
             return -1;
         }
         else if (!strncmp(a, "--print-length=", 15)) {
@@ -152,7 +168,7 @@ static int parse_options(int argc, char **argv, Options *o)
     }
     if (!o->input) { fprintf(stderr, "nesslc: error: no input file (try --help)\n"); return -1; }
     if (!o->interp && o->emit == EMIT_NONE && !o->output) {
-        fprintf(stderr, "nesslc: error: nothing to do; use -o PROG (an executable), --interp or --emit=ast|typed|mono|flan|lcu|c\n");
+        fprintf(stderr, "nesslc: error: nothing to do; use -o PROG (an executable), --interp or --emit=ast|typed|mono|flan|lcu|c|cuda|pdg|ilp\n");
         return -1;
     }
     return 0;
@@ -206,6 +222,26 @@ static bool check_built(Arena *a, Interner *in, LcuProgram *p, const char *what)
     return round_trips(p, what);
 }
 
+/* Fusion of a checked kernel-formed program (at -O): the fused program,
+ * checked, or NULL (status 3) when it does not check — a fusion bug.  With
+ * --emit=pdg / --emit=ilp the graphs / models go to out. */
+static LcuProgram *optimize(Arena *a, Interner *in, LcuProgram *k, const Options *o, FILE *out)
+{
+    if (o->opt_level == 0 && o->emit != EMIT_PDG && o->emit != EMIT_ILP) return k;
+    FusionOptions fo = { o->emit == EMIT_PDG ? out : NULL, o->emit == EMIT_ILP ? out : NULL, 0 };
+    /* for measuring the ILP on large regions (doc/fusion.md) */
+    if (getenv("NESSLC_ILP_MAX_NODES")) fo.ilp_max_nodes = atoi(getenv("NESSLC_ILP_MAX_NODES"));
+    FusionReport rep;
+    LcuProgram *f = fusion_program(a, in, k, &fo, &rep);
+    if (getenv("NESSLC_FUSION_REPORT"))
+        fprintf(stderr, "fusion: %d regions, %d by ILP, %d greedy, %d merged kernels; largest ILP %d nodes in %.4f s; slowest %.4f s\n",
+                rep.regions, rep.ilp_regions, rep.greedy_regions, rep.merged_kernels,
+                rep.largest_ilp_nodes, rep.largest_ilp_s, rep.max_ilp_s);
+    return check_built(a, in, f, "fused λcu") ? f : NULL;
+}
+
+static bool emits_schedule(const Options *o) { return o->emit == EMIT_PDG || o->emit == EMIT_ILP; }
+
 /* A .lcu file with --form-kernels: parse, check, form kernels, check, then
  * print (--emit=lcu) or run main (--interp=lcu). */
 static int drive_lcu_formed(const Source *src, FILE *out, Diag *d, const Options *o)
@@ -216,16 +252,20 @@ static int drive_lcu_formed(const Source *src, FILE *out, Diag *d, const Options
     LcuProgram *p = lcu_parse(a, in, d, src);
     if (p && lcu_check(a, in, d, p)) {
         LcuProgram *k = lcu_form_kernels(a, in, p);
-        if (!check_built(a, in, k, "kernel-formed λcu")) {
+        if (!check_built(a, in, k, "kernel-formed λcu") || !(k = optimize(a, in, k, o, out))) {
             st = 3;
+        } else if (emits_schedule(o)) {
+            st = 0;
         } else if (o->emit == EMIT_LCU) {
             lcu_print(out, k);
             st = 0;
         } else {
             LcuStats stats = { 0 };
             fflush(out);
+            stats.per_kernel = o->stats_kernels;
             st = lcu_interp(k, out, stderr, &stats) ? 0 : 1;
             if (o->stats) lcu_print_stats(out, &stats);
+            lcu_stats_free(&stats);
         }
     }
     interner_free(in);
@@ -243,7 +283,7 @@ static int drive_lcu_c(const Source *src, FILE *out, Diag *d, const Options *o)
     LcuProgram *p = lcu_parse(a, in, d, src);
     if (p && lcu_check(a, in, d, p)) {
         LcuProgram *k = lcu_form_kernels(a, in, p);
-        if (!check_built(a, in, k, "kernel-formed λcu")) st = 3;
+        if (!check_built(a, in, k, "kernel-formed λcu") || !(k = optimize(a, in, k, o, out))) st = 3;
         else if (o->emit == EMIT_C) st = cgen_emit_c(out, stderr, k, src->name) ? 0 : 1;
         else if (o->emit == EMIT_CUDA) st = cgen_emit_cuda(out, stderr, k, src->name) ? 0 : 1;
         else {
@@ -270,15 +310,19 @@ static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Optio
     if (o->emit == EMIT_FLAN) return 0;
     LcuProgram *k = lcu_form_kernels(c->arena, c->names, fp->flan);
     if (!check_built(c->arena, c->names, k, "kernel-formed λcu")) return 3;
+    if (!(k = optimize(c->arena, c->names, k, o, out))) return 3;
+    if (emits_schedule(o)) return 0;
     if (o->emit == EMIT_LCU) {
         lcu_print(out, k);
         return 0;
     }
     InterpOptions io = { out, stderr, o->print_length };
     LcuStats stats = { 0 };
+    stats.per_kernel = o->stats_kernels;
     fflush(stderr);
     int failures = run_flat_program(c, m, fp, k, &io, &stats);
     if (o->stats) lcu_print_stats(out, &stats);
+    lcu_stats_free(&stats);
     return failures ? 1 : 0;
 }
 
@@ -309,12 +353,14 @@ int main(int argc, char **argv)
     size_t nlen = strlen(o.input);
     if (nlen > 4 && !strcmp(o.input + nlen - 4, ".lcu")) {
         /* λcu text goes straight to the λcu phase (no NESL front end). */
-        if (o.emit != EMIT_NONE && o.emit != EMIT_LCU && o.emit != EMIT_C && o.emit != EMIT_CUDA) {
-            fprintf(stderr, "nesslc: error: a .lcu file supports only --emit=lcu, --emit=c, --emit=cuda and --interp=lcu\n");
+        if (o.emit != EMIT_NONE && o.emit != EMIT_LCU && o.emit != EMIT_C && o.emit != EMIT_CUDA && !emits_schedule(&o)) {
+            fprintf(stderr, "nesslc: error: a .lcu file supports only --emit=lcu, --emit=c, --emit=cuda, --emit=pdg, --emit=ilp and --interp=lcu\n");
         }
         int st = 1;
         if (o.emit == EMIT_C || o.emit == EMIT_CUDA || builds_exe(&o)) {
             st = drive_lcu_c(&src, out, &diag, &o);
+        } else if (emits_schedule(&o)) {
+            st = drive_lcu_formed(&src, out, &diag, &o);
         } else if (o.emit == EMIT_NONE || o.emit == EMIT_LCU) {
             if (o.form_kernels) {
                 st = drive_lcu_formed(&src, out, &diag, &o);
@@ -359,7 +405,7 @@ int main(int argc, char **argv)
         status = 0;
         goto done;
     }
-    if (o.emit == EMIT_FLAN || o.emit == EMIT_LCU || o.interp_lcu) {
+    if (o.emit == EMIT_FLAN || o.emit == EMIT_LCU || emits_schedule(&o) || o.interp_lcu) {
         status = drive_nesl_lcu(c, m, out, &o);
         goto done;
     }

@@ -228,7 +228,14 @@ typedef struct LcuStats {
     long soac_elements[LCU_NSOAC_KINDS];   /* size of the index space processed */
     long lib_calls;                        /* LE_LIB calls */
     long lib_elements;                     /* elements of their vector arguments */
+    /* --stats=kernels: per kernel (in order of first launch) launches and the
+     * global-memory bytes of its arguments (read) and results (written); a
+     * scalar counts its size, a vector its elements', an sd 4 per segment. */
+    bool per_kernel;
+    int nkernels, kcap;
+    struct LcuKernelStats { const char *name; long launches; long long bytes_read, bytes_written; } *kernels;
 } LcuStats;
+void lcu_stats_free(LcuStats *s);
 
 /* ---- builtins ----
  * Scalar builtins, callable as f(args) at the GPU and the CPU level; int is

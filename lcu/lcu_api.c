@@ -141,6 +141,23 @@ void lcu_print_stats(FILE *out, const LcuStats *s)
                     s->soac_launches[k], s->soac_launches[k] == 1 ? "" : "es", s->soac_elements[k]);
     if (s->lib_calls)
         fprintf(out, "stats: library calls: %ld, %ld elements\n", s->lib_calls, s->lib_elements);
+    if (!s->per_kernel) return;
+    long long rd = 0, wr = 0;
+    for (int i = 0; i < s->nkernels; i++) {
+        const struct LcuKernelStats *k = &s->kernels[i];
+        fprintf(out, "stats: kernel %s: %ld launch%s, %lld bytes read, %lld bytes written\n", k->name,
+                k->launches, k->launches == 1 ? "" : "es", k->bytes_read, k->bytes_written);
+        rd += k->bytes_read;
+        wr += k->bytes_written;
+    }
+    fprintf(out, "stats: global memory: %lld bytes read, %lld bytes written\n", rd, wr);
+}
+
+void lcu_stats_free(LcuStats *s)
+{
+    free(s->kernels);
+    s->kernels = NULL;
+    s->nkernels = s->kcap = 0;
 }
 
 int lcu_drive(const Source *src, FILE *out, Diag *d, LcuDriveOptions o)

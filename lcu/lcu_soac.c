@@ -190,9 +190,40 @@ static void push_val(LcuInterp *I, Sym name, const LcuVal *v)
 
 static const LcuType *pull_type(const LcuSoac *s) { return s->args[0]->u.thunk->body->type; }
 
+static long long val_bytes(const LcuVal *v)
+{
+    static const int size[] = { [LB_BOOL] = 1, [LB_INT] = 4, [LB_FLOAT] = 8, [LB_CHAR] = 1, [LB_UNIT] = 0 };
+    switch (v->kind) {
+    case LV_SCALAR: return size[v->base];
+    case LV_TUPLE: { long long s = 0; for (int i = 0; i < v->n; i++) s += val_bytes(v->elems[i]); return s; }
+    case LV_VEC: return (long long)v->len * size[v->base];
+    case LV_SD: return (long long)v->len * 4;
+    }
+    return 0;
+}
+
+static struct LcuKernelStats *kernel_stats(LcuStats *s, const char *name)
+{
+    for (int i = 0; i < s->nkernels; i++)
+        if (s->kernels[i].name == name) return &s->kernels[i];
+    if (s->nkernels == s->kcap) {
+        s->kcap = s->kcap ? 2 * s->kcap : 64;
+        s->kernels = realloc(s->kernels, sizeof *s->kernels * (size_t)s->kcap);
+        if (!s->kernels) ICE("out of memory");
+    }
+    s->kernels[s->nkernels] = (struct LcuKernelStats){ name, 0, 0, 0 };
+    return &s->kernels[s->nkernels++];
+}
+
 LcuVal *li_run_kernel(LcuInterp *I, const LcuKernel *k, LcuVal **args)
 {
     I->stats->kernel_launches++;
+    struct LcuKernelStats *ks = NULL;
+    if (I->stats->per_kernel) {
+        ks = kernel_stats(I->stats, k->name);
+        ks->launches++;
+        for (int i = 0; i < k->nparams; i++) ks->bytes_read += val_bytes(args[i]);
+    }
     int mark = I->nslots, saved_base = I->base;
     I->base = mark;
     for (int i = 0; i < k->nparams; i++) push_val(I, k->params[i].name, args[i]);
@@ -210,6 +241,7 @@ LcuVal *li_run_kernel(LcuInterp *I, const LcuKernel *k, LcuVal **args)
         else out[i] = lcu_val_scalar(I, lcu_t_component(k->result, i)->base, I->sc[s->off]);
     }
     LcuVal *r = lcu_val_tuple(I, k->nrets, out);
+    if (ks) ks->bytes_written += val_bytes(r);
     I->base = saved_base;
     li_pop_to(I, mark);
     return li_pop_arena(I, r);

@@ -35,7 +35,8 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
   --timeout S     seconds a test may run (default 60; sanitizer builds need more)
   --mode MODE     executor, repeatable or comma-separated
                   interp  the reference AST interpreter (--interp)
-                  lcu     flattening + the λcu interpreter (--interp=lcu)
+                  lcu     flattening + fusion + the λcu interpreter (--interp=lcu)
+                  lcu0    the same without fusion (--interp=lcu -O0)
                   c       the C back end: nesslc --target=c -o PROG, then PROG
                           (λcu tests only: tests/lcu/*.lcu, tests/codegen/*.lcu)
                   cuda-compile  the programs of mode c built with --target=cuda
@@ -44,7 +45,7 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
                   cuda    the programs of mode c built with --target=cuda and
                           run (GPU needed); float tokens compared with a
                           relative tolerance of 1e-6 (tests/float_cmp.py)
-                  default: interp,lcu,c
+                  default: interp,lcu,lcu0,c
   --unit DIR      also run every executable in DIR as a unit test
   --unit-only     run only the unit tests
   -v, --verbose   print a line for every test, not only failures
@@ -61,6 +62,7 @@ mode_opts() {
     case $1 in
         interp) echo "--interp" ;;
         lcu) echo "--interp=lcu" ;;
+        lcu0) echo "--interp=lcu -O0" ;;
         c|cuda|cuda-compile) echo "-o" ;;   # run_prog builds (and runs) the executable
         *) return 1 ;;
     esac
@@ -95,7 +97,7 @@ while [ $# -gt 0 ]; do
         *) filters+=("$1"); shift ;;
     esac
 done
-[ ${#modes[@]} -gt 0 ] || modes=(interp lcu c)
+[ ${#modes[@]} -gt 0 ] || modes=(interp lcu lcu0 c)
 for m in "${modes[@]}"; do
     mode_opts "$m" >/dev/null || { echo "run_tests.sh: unknown mode '$m'" >&2; exit 2; }
 done
@@ -181,7 +183,7 @@ if [ "$unit_only" = 0 ]; then
             kinds+=(prog); names+=("$t"); args+=("$m")
         done
     done < <(cd "$root" && { find tests -name '*.nesl' -type f 2>/dev/null
-                             find tests/lcu tests/codegen -name '*.lcu' -type f 2>/dev/null
+                             find tests/lcu tests/codegen tests/fusion -name '*.lcu' -type f 2>/dev/null
                              find examples -maxdepth 1 -name '*.nesl' -type f 2>/dev/null; } |
              LC_ALL=C sort)
 fi
@@ -212,6 +214,12 @@ report_fail() {   # i, title, status, expected-file, actual-file
     echo FAIL >"$tmp/$1.res"
 }
 
+# -O0 for a .lcu test whose .args asks for --stats of the program as written
+# (no --form-kernels): its counts are those of the unfused kernels.
+olevel_for() {
+    [ -f "$1" ] && grep -q -- --stats "$1" && ! grep -q -- --form-kernels "$1" && echo -O0
+}
+
 run_prog() {   # i, test path, mode
     local i=$1 t=$2 mode=$3
     local dir=$root/${t%/*} base=${t##*/} file=${t##*/}
@@ -229,7 +237,7 @@ run_prog() {   # i, test path, mode
     local compare=exact_cmp
     if [ "$mode" = cuda-compile ]; then
         # the build alone: success, or the expected compile-time diagnostics
-        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         rm -f "$tmp/$i.exe"
         set +f
@@ -242,7 +250,7 @@ run_prog() {   # i, test path, mode
     elif [ "$mode" = cuda ]; then
         opts=
         [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args")
-        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         if [ $st -eq 0 ]; then
             (cd "$dir" && exec timeout "$limit" "$tmp/$i.exe" $opts) >>"$out" 2>&1
@@ -254,7 +262,9 @@ run_prog() {   # i, test path, mode
         # build (the compiler's output is part of the result), then run
         opts=
         [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args")
-        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=c -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        # --stats of a .lcu run as written (no --form-kernels) counts the
+        # unfused kernels: the build must not fuse either.
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=c $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         if [ $st -eq 0 ]; then
             c_exec "$dir" "$tmp/$i.exe" $opts >>"$out" 2>&1

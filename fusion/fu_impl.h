@@ -1,0 +1,128 @@
+/* fu_impl.h — internals of the fusion phase (fusion.h). */
+#ifndef NESSLC_FU_IMPL_H
+#define NESSLC_FU_IMPL_H
+
+#include "fusion.h"
+
+/* ---- names (fu_util.c) ---- */
+typedef struct NameSet { Sym *slots; int cap, len; } NameSet;
+bool nameset_has(const NameSet *s, Sym x);
+void nameset_add(Arena *a, NameSet *s, Sym x);
+
+typedef struct Fu {
+    Arena *a;
+    Interner *in;
+    const LcuProgram *prog;
+    const FusionOptions *opt;
+    FusionReport *report;
+    PtrVec new_kernels;       /* LcuKernel * made from clusters */
+    int kf_counter;
+    NameSet kernel_names;     /* every kernel name in use */
+} Fu;
+
+/* A fresh name base_N not in taken (then added). */
+Sym fu_fresh(Fu *F, NameSet *taken, Sym base);
+
+/* Free variables of an expression / thunk / SOAC argument, in order of first
+ * occurrence, appended to out (no duplicates). */
+void fu_free_vars_expr(Fu *F, const LcuExpr *e, PtrVec *out);
+void fu_free_vars_thunk(Fu *F, const LcuThunk *t, PtrVec *out);
+void fu_free_vars_arg(Fu *F, const LcuArg *g, PtrVec *out);
+/* Every name an expression mentions or binds, into s. */
+void fu_all_names_expr(Fu *F, const LcuExpr *e, NameSet *s);
+
+/* A capture-avoiding copier of GPU-level code.  Variables are renamed by
+ * the substitution; a binder is renamed (fresh against *taken) when `fresh`
+ * is set or when it is in `avoid`.  on_index/on_len may replace x[e] and #x
+ * (return NULL to keep them). */
+typedef struct Sub Sub;
+struct Sub { Sym from; Sym to; const LcuExpr *expr; const Sub *next; };
+typedef struct Copier Copier;
+struct Copier {
+    Fu *F;
+    NameSet *taken;
+    const NameSet *avoid;
+    bool fresh;
+    LcuExpr *(*on_index)(Copier *c, Sym vec, LcuExpr *idx, Span sp);
+    LcuExpr *(*on_len)(Copier *c, Sym vec, Span sp);
+    void *ctx;
+};
+const Sub *sub_add(Fu *F, const Sub *s, Sym from, Sym to, const LcuExpr *expr);
+LcuExpr *fu_copy(Copier *c, const LcuExpr *e, const Sub *s);
+/* A thunk copied with its parameters renamed like binders; `using` is left
+ * empty (fu_fix_using recomputes every list of a kernel). */
+LcuThunk *fu_copy_thunk(Copier *c, const LcuThunk *t, const Sub *s);
+LcuArg *fu_copy_arg(Copier *c, const LcuArg *g, const Sub *s);
+/* Set every thunk's `using` to its free variables (order of occurrence). */
+void fu_fix_using(Fu *F, LcuKernel *k);
+/* Does e mention x (free)? */
+bool fu_mentions(Fu *F, const LcuExpr *e, Sym x);
+
+/* ---- regions and the PDG (fu_pdg.c) ---- */
+typedef enum { NODE_RUN, NODE_CPU } NodeKind;
+typedef enum { EDGE_NONE, EDGE_FUSE, EDGE_PREVENT } EdgeKind;
+
+typedef struct Node {
+    NodeKind kind;
+    LcuBind *bind;              /* the region's binding */
+    const LcuKernel *k;         /* NODE_RUN: a one-SOAC kernel */
+    LcuSoacKind soac;
+    bool effect;                /* keeps its order against every node */
+    int size_class;             /* NODE_RUN: iteration size (-1: unknown) */
+    int alt_class;              /* size once fused with its producer pred_fuse (-1: none) */
+    int alt_pred;               /* that producer (FILTER/PERMUTE) or -1 */
+    bool in_ilp;                /* has a fusion candidate */
+    int cluster;                /* result of scheduling */
+    PtrVec reads;               /* Sym: CPU variables read (free) */
+} Node;
+
+typedef struct Region {
+    LcuExpr *block;             /* LE_BLOCK */
+    const char *fun;            /* enclosing function (for dot/LP names) */
+    int index;                  /* region number within the program */
+    int n;
+    Node *nodes;
+    unsigned char *edge;        /* n*n: EdgeKind of i -> j (i < j) */
+    unsigned char *reach;       /* n*n: a path i ->+ j */
+    unsigned char *via_cpu;     /* n*n: a path i ->+ j through a node outside the ILP */
+    bool *exported;             /* per node: a result read after the region's binds */
+    int nclusters;
+} Region;
+
+/* Iteration-size classes of one function: union-find over keys. */
+typedef struct SizeKey { int kind; Sym name; int64_t k; } SizeKey;   /* kind: 0 value, 1 length, 2 constant, 3 sd */
+typedef struct Sizes { Fu *F; int n, cap; SizeKey *keys; int *parent; } Sizes;
+int sizes_class(Sizes *S, int kind, Sym name, int64_t k);
+void sizes_union(Sizes *S, int x, int y);
+int sizes_find(Sizes *S, int x);
+void sizes_collect_fun(Sizes *S, const LcuFun *f);
+
+const LcuKernel *fu_find_kernel(const LcuProgram *p, Sym name);
+/* Build region r's PDG over block b. */
+void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block);
+/* Can unordered run nodes i and j share a kernel?  -1: no; otherwise a mask
+ * of conditions: 1 = only if i is fused with nodes[i].alt_pred, 2 = only if
+ * j is fused with nodes[j].alt_pred (0: always). */
+int pdg_horizontal(const Region *r, int i, int j);
+/* The CPU argument expression passed for kernel parameter `param` of node. */
+const LcuExpr *node_arg_for(const Node *nd, Sym param);
+/* The size class of a SOAC's size argument under node's run arguments. */
+int node_size_class(Sizes *S, const Node *nd, const LcuArg *size);
+
+/* ---- scheduling (fu_ilp.c) ---- */
+void schedule_region(Fu *F, Region *r);
+
+/* ---- merging and rewriting (fu_merge.c, fu_rewrite.c) ---- */
+/* Replace the region's binds by the scheduled, merged ones. */
+void merge_region(Fu *F, Sizes *S, Region *r);
+/* Rewrite the SOACs of a merged kernel to fewer ones; same_size says whether
+ * two size arguments of k are equal (via the CPU's size classes). */
+typedef bool (*SameSize)(void *ctx, const LcuArg *x, const LcuArg *y);
+void rewrite_kernel(Fu *F, LcuKernel *k, NameSet *taken, SameSize same, void *ctx);
+bool soac_has_pull(LcuSoacKind k);
+const LcuArg *soac_size_arg(const LcuSoac *s);
+
+/* ---- output (fu_dot.c) ---- */
+void dot_region(Fu *F, const Region *r);
+
+#endif

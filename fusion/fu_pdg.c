@@ -1,0 +1,436 @@
+/* fu_pdg.c — the program-dependence graph of one control region: nodes are
+ * the region's bindings (kernel launches of one-SOAC kernels, and CPU
+ * computations), edges the data dependencies between them, classified by
+ * the vertical fusion rules; iteration sizes come from the CPU's size
+ * classes (doc/flattening.md "Shapes": sizes are variables). */
+#include <string.h>
+#include "fu_impl.h"
+
+const LcuKernel *fu_find_kernel(const LcuProgram *p, Sym name)
+{
+    for (int i = 0; i < p->nkernels; i++)
+        if (p->kernels[i]->name == name) return p->kernels[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ size classes */
+
+int sizes_class(Sizes *S, int kind, Sym name, int64_t k)
+{
+    for (int i = 0; i < S->n; i++)
+        if (S->keys[i].kind == kind && S->keys[i].name == name && S->keys[i].k == k) return i;
+    if (S->n == S->cap) {
+        int cap = S->cap ? 2 * S->cap : 64;
+        SizeKey *keys = arena_alloc(S->F->a, sizeof *keys * (size_t)cap);
+        int *parent = arena_alloc(S->F->a, sizeof *parent * (size_t)cap);
+        if (S->n) { memcpy(keys, S->keys, sizeof *keys * (size_t)S->n); memcpy(parent, S->parent, sizeof *parent * (size_t)S->n); }
+        S->keys = keys; S->parent = parent; S->cap = cap;
+    }
+    S->keys[S->n] = (SizeKey){ kind, name, k };
+    S->parent[S->n] = S->n;
+    return S->n++;
+}
+
+int sizes_find(Sizes *S, int x)
+{
+    if (x < 0) return x;
+    while (S->parent[x] != x) x = S->parent[x] = S->parent[S->parent[x]];
+    return x;
+}
+
+void sizes_union(Sizes *S, int x, int y)
+{
+    if (x < 0 || y < 0) return;
+    x = sizes_find(S, x); y = sizes_find(S, y);
+    if (x != y) S->parent[x < y ? y : x] = x < y ? x : y;
+}
+
+static int class_of_cpu(Sizes *S, const LcuExpr *e, bool length)
+{
+    if (!e) return -1;
+    switch (e->kind) {
+    case LE_VAR: return sizes_find(S, sizes_class(S, length ? 1 : 0, e->u.var, 0));
+    case LE_INT: return length ? -1 : sizes_find(S, sizes_class(S, 2, NULL, e->u.i));
+    case LE_LEN: return length ? -1 : sizes_find(S, sizes_class(S, 1, e->u.len.vec, 0));
+    default: return -1;
+    }
+}
+
+const LcuExpr *node_arg_for(const Node *nd, Sym param)
+{
+    const LcuExpr *run = nd->bind->rhs;
+    for (int i = 0; i < nd->k->nparams && i < run->u.call.nargs; i++)
+        if (nd->k->params[i].name == param) return run->u.call.args[i];
+    return NULL;
+}
+
+const LcuArg *soac_size_arg(const LcuSoac *s)
+{
+    return s->kind == LS_ONCE ? NULL : s->args[s->nargs - 1];
+}
+
+bool soac_has_pull(LcuSoacKind k) { return k != LS_ONCE; }
+
+int node_size_class(Sizes *S, const Node *nd, const LcuArg *size)
+{
+    if (!size) return sizes_find(S, sizes_class(S, 2, NULL, -1));    /* ONCE */
+    if (size->kind != LA_EXPR) return -1;
+    const LcuExpr *e = size->u.expr;
+    switch (e->kind) {
+    case LE_INT: return sizes_find(S, sizes_class(S, 2, NULL, e->u.i));
+    case LE_VAR: {
+        const LcuExpr *a = node_arg_for(nd, e->u.var);
+        if (a && a->kind == LE_VAR && a->type && a->type->kind == LT_SD)
+            return sizes_find(S, sizes_class(S, 3, a->u.var, 0));
+        return class_of_cpu(S, a, false);
+    }
+    case LE_LEN: return class_of_cpu(S, node_arg_for(nd, e->u.len.vec), true);
+    default: return -1;
+    }
+}
+
+/* Trivial kernel: one SOAC binding whose results are returned in order. */
+static bool trivial_kernel(const LcuKernel *k)
+{
+    if (!k || k->nbinds != 1) return false;
+    const LcuKBind *b = k->binds[0];
+    if (b->nvars != k->nrets) return false;
+    for (int i = 0; i < b->nvars; i++)
+        if (b->vars[i] != k->rets[i]) return false;
+    return true;
+}
+
+static bool is_run_node(Fu *F, const LcuBind *b, const LcuKernel **kout)
+{
+    const LcuExpr *e = b->rhs;
+    if (e->kind != LE_RUN || !b->types) return false;
+    const LcuKernel *k = fu_find_kernel(F->prog, e->u.call.name);
+    if (!trivial_kernel(k) || k->nparams != e->u.call.nargs || b->nvars != k->nrets) return false;
+    for (int i = 0; i < e->u.call.nargs; i++) {
+        LcuExprKind ak = e->u.call.args[i]->kind;
+        if (ak != LE_VAR && ak != LE_INT && ak != LE_FLOAT && ak != LE_BOOL && ak != LE_CHAR) return false;
+    }
+    *kout = k;
+    return true;
+}
+
+void sizes_collect_fun_block(Sizes *S, const LcuExpr *blk);
+
+static void collect_expr(Sizes *S, const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_BLOCK: sizes_collect_fun_block(S, e); return;
+    case LE_IF: collect_expr(S, e->u.if_.then_e); collect_expr(S, e->u.if_.else_e); return;
+    default: return;
+    }
+}
+
+void sizes_collect_fun_block(Sizes *S, const LcuExpr *blk)
+{
+    for (int i = 0; i < blk->u.block.nbinds; i++) {
+        const LcuBind *b = blk->u.block.binds[i];
+        const LcuExpr *e = b->rhs;
+        collect_expr(S, e);
+        if (b->nvars == 1 && b->types && b->types[0]->kind == LT_BASE && b->types[0]->base == LB_INT)
+            sizes_union(S, sizes_class(S, 0, b->vars[0], 0), class_of_cpu(S, e, false));
+        const LcuKernel *k;
+        if (!is_run_node(S->F, b, &k)) continue;
+        LcuSoacKind sk = k->binds[0]->soac->kind;
+        if (sk != LS_MAP && sk != LS_SCAN && sk != LS_PERMUTE) continue;
+        Node nd = { .bind = (LcuBind *)b, .k = k };
+        int c = node_size_class(S, &nd, soac_size_arg(k->binds[0]->soac));
+        for (int v = 0; v < b->nvars; v++) sizes_union(S, sizes_class(S, 1, b->vars[v], 0), c);
+    }
+}
+
+void sizes_collect_fun(Sizes *S, const LcuFun *f) { sizes_collect_fun_block(S, f->body); }
+
+/* ------------------------------------------------------------------ effects */
+
+static bool has_effect(Fu *F, const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_STRING:
+    case LE_VAR: case LE_LEN:
+        return false;
+    case LE_TUPLE: case LE_VECLIT:
+        for (int i = 0; i < e->u.tuple.n; i++) if (has_effect(F, e->u.tuple.elems[i])) return true;
+        return false;
+    case LE_LET: return has_effect(F, e->u.let.bind->rhs) || has_effect(F, e->u.let.body);
+    case LE_IF: return has_effect(F, e->u.if_.cond) || has_effect(F, e->u.if_.then_e) || has_effect(F, e->u.if_.else_e);
+    case LE_BINOP:
+        if (e->u.bin.op == LOP_DIV || e->u.bin.op == LOP_MOD) return true;   /* may fail */
+        return has_effect(F, e->u.bin.l) || has_effect(F, e->u.bin.r);
+    case LE_UNOP: return has_effect(F, e->u.un.e);
+    case LE_INDEX: return true;                                          /* may fail */
+    case LE_RUN:
+        for (int i = 0; i < e->u.call.nargs; i++) if (has_effect(F, e->u.call.args[i])) return true;
+        return false;
+    case LE_CALL: {
+        const char *n = e->u.call.name;
+        if (!strcmp(n, "check") || !strcmp(n, "make_sd")) return true;
+        for (int i = 0; i < F->prog->nfuns; i++)
+            if (F->prog->funs[i]->name == n) return true;      /* a CPU function: anything */
+        for (int i = 0; i < e->u.call.nargs; i++) if (has_effect(F, e->u.call.args[i])) return true;
+        return false;
+    }
+    case LE_BLOCK:
+        for (int i = 0; i < e->u.block.nbinds; i++) if (has_effect(F, e->u.block.binds[i]->rhs)) return true;
+        return has_effect(F, e->u.block.result);
+    case LE_SOAC: case LE_LIB:
+        return true;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------ vertical rules */
+
+/* Does a thunk read the vectors in ps only as p[r] (r its single
+ * parameter, never rebound) or #p?  With r = NULL: only as #p. */
+typedef struct PullCheck { Fu *F; int n; const Sym *ps; Sym r; bool ok; } PullCheck;
+
+static bool in_list(int n, const Sym *v, Sym x)
+{
+    for (int i = 0; i < n; i++) if (v[i] == x) return true;
+    return false;
+}
+
+static void pull_check(PullCheck *c, const LcuExpr *e)
+{
+    if (!c->ok) return;
+    switch (e->kind) {
+    case LE_VAR: if (in_list(c->n, c->ps, e->u.var)) c->ok = false; return;
+    case LE_LEN: return;     /* #p: the producer's size, substituted */
+    case LE_INDEX:
+        if (in_list(c->n, c->ps, e->u.index.vec)
+            && !(e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == c->r)) c->ok = false;
+        pull_check(c, e->u.index.idx);
+        return;
+    case LE_LET:
+        for (int i = 0; i < e->u.let.bind->nvars; i++)
+            if (e->u.let.bind->vars[i] == c->r || in_list(c->n, c->ps, e->u.let.bind->vars[i])) c->ok = false;
+        pull_check(c, e->u.let.bind->rhs);
+        pull_check(c, e->u.let.body);
+        return;
+    case LE_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) pull_check(c, e->u.tuple.elems[i]); return;
+    case LE_IF: pull_check(c, e->u.if_.cond); pull_check(c, e->u.if_.then_e); pull_check(c, e->u.if_.else_e); return;
+    case LE_BINOP: pull_check(c, e->u.bin.l); pull_check(c, e->u.bin.r); return;
+    case LE_UNOP: pull_check(c, e->u.un.e); return;
+    case LE_CALL: for (int i = 0; i < e->u.call.nargs; i++) pull_check(c, e->u.call.args[i]); return;
+    default: return;
+    }
+}
+
+bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps)
+{
+    if (t->nparams != 1 || in_list(n, ps, t->params[0])) return false;
+    PullCheck c = { F, n, ps, t->params[0], true };
+    pull_check(&c, t->body);
+    return c.ok;
+}
+
+/* Does an argument use the vectors in ps other than through #p? */
+bool arg_reads_beyond_len(Fu *F, const LcuArg *g, int n, const Sym *ps)
+{
+    PullCheck c = { F, n, ps, NULL, true };
+    if (g->kind == LA_EXPR) { pull_check(&c, g->u.expr); return !c.ok; }
+    for (int i = 0; i < g->u.thunk->nparams; i++) if (in_list(n, ps, g->u.thunk->params[i])) return true;
+    pull_check(&c, g->u.thunk->body);
+    return !c.ok;
+}
+
+/* The consumer's kernel parameters bound to the producer's outputs. */
+static int params_from(const Node *prod, const Node *cons, Sym *out)
+{
+    int n = 0;
+    const LcuExpr *run = cons->bind->rhs;
+    for (int i = 0; i < cons->k->nparams; i++) {
+        const LcuExpr *a = run->u.call.args[i];
+        if (a->kind == LE_VAR && in_list(prod->bind->nvars, prod->bind->vars, a->u.var)) out[n++] = cons->k->params[i].name;
+    }
+    return n;
+}
+
+/* FILTER→REDUCE, FILTER→FILTER, PERMUTE→PERMUTE: the consumer pulls the
+ * producer's elements at its own index only, over the producer's length. */
+static bool index_space_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons, bool exact_pull)
+{
+    Sym ps[64];
+    if (cons->k->nparams > 64) return false;
+    int n = params_from(prod, cons, ps);
+    const LcuSoac *so = cons->k->binds[0]->soac;
+    if (n == 0 || so->args[0]->kind != LA_THUNK) return false;
+    const LcuThunk *pull = so->args[0]->u.thunk;
+    if (!thunk_reads_only_at_param(F, pull, n, ps)) return false;
+    for (int i = 1; i < so->nargs - 1; i++)
+        if (arg_reads_beyond_len(F, so->args[i], n, ps)) return false;
+    /* size: #p of a producer output, or the same class */
+    const LcuArg *sz = soac_size_arg(so);
+    bool size_ok = sz->kind == LA_EXPR && sz->u.expr->kind == LE_LEN && in_list(n, ps, sz->u.expr->u.len.vec);
+    if (!size_ok) {
+        int c = node_size_class(S, cons, sz);
+        int l = sizes_find(S, sizes_class(S, 1, prod->bind->vars[0], 0));
+        size_ok = c >= 0 && c == l;
+    }
+    if (!size_ok) return false;
+    if (!exact_pull) return true;
+    /* FILTER→FILTER: the pull is exactly the producer's elements, in order. */
+    const LcuExpr *b = pull->body;
+    int m = b->kind == LE_TUPLE ? b->u.tuple.n : 1;
+    if (m != prod->bind->nvars) return false;
+    for (int i = 0; i < m; i++) {
+        const LcuExpr *x = b->kind == LE_TUPLE ? b->u.tuple.elems[i] : b;
+        if (x->kind != LE_INDEX) return false;
+        const LcuExpr *a = node_arg_for(cons, x->u.index.vec);
+        if (!a || a->kind != LE_VAR || a->u.var != prod->bind->vars[i]) return false;
+    }
+    return true;
+}
+
+/* MAP → any SOAC: the consumer reads the MAP only at its own index over the
+ * MAP's size (in its pull thunk, or PERMUTE's index thunk), or its length;
+ * a read elsewhere may be out of range, and only the MAP's own subscript
+ * would report it. */
+static EdgeKind map_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
+{
+    Sym ps[64];
+    if (c->k->nparams > 64) return EDGE_PREVENT;
+    int n = params_from(p, c, ps);
+    const LcuSoac *so = c->k->binds[0]->soac;
+    bool seg = so->kind >= LS_SEG_PERMUTE;
+    int cls = node_size_class(S, c, soac_size_arg(so));
+    bool same = cls >= 0 && cls == sizes_find(S, sizes_class(S, 1, p->bind->vars[0], 0));
+    for (int i = 0; i < so->nargs; i++) {
+        const LcuArg *g = so->args[i];
+        if (!arg_reads_beyond_len(F, g, n, ps)) continue;
+        bool index_thunk = so->kind != LS_ONCE && !seg && (i == 0 || (i == 1 && so->kind == LS_PERMUTE));
+        if (!index_thunk || !same || !thunk_reads_only_at_param(F, g->u.thunk, n, ps)) return EDGE_PREVENT;
+    }
+    return EDGE_FUSE;
+}
+
+static EdgeKind vertical_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
+{
+    if (p->kind != NODE_RUN || c->kind != NODE_RUN) return EDGE_PREVENT;
+    switch (p->soac) {
+    case LS_MAP: return map_rule(F, S, p, c);
+    case LS_REDUCE: return c->soac == LS_ONCE ? EDGE_FUSE : EDGE_PREVENT;
+    case LS_FILTER:
+        if (c->soac == LS_REDUCE) return index_space_rule(F, S, p, c, false) ? EDGE_FUSE : EDGE_PREVENT;
+        if (c->soac == LS_FILTER) return index_space_rule(F, S, p, c, true) ? EDGE_FUSE : EDGE_PREVENT;
+        return EDGE_PREVENT;
+    case LS_PERMUTE:
+        return c->soac == LS_PERMUTE && index_space_rule(F, S, p, c, false) ? EDGE_FUSE : EDGE_PREVENT;
+    case LS_SCAN: case LS_PARTITION: case LS_ONCE:
+    case LS_SEG_PERMUTE: case LS_SEG_REDUCE: case LS_SEG_SCAN: case LS_SEG_FILTER: case LS_SEG_PARTITION:
+        return EDGE_PREVENT;
+    }
+    return EDGE_PREVENT;
+}
+
+/* ------------------------------------------------------------------ horizontal rules */
+
+/* One pass over the same index space can compute both: the same SOAC, or a
+ * MAP or REDUCE beside a MAP, REDUCE or FILTER (the FILTER's compaction is
+ * then one more output of the pass). */
+static bool kinds_compatible(LcuSoacKind a, LcuSoacKind b)
+{
+    if (a == b) return true;
+    bool ea = a == LS_MAP || a == LS_REDUCE, eb = b == LS_MAP || b == LS_REDUCE;
+    return (ea && (eb || b == LS_FILTER)) || (eb && a == LS_FILTER);
+}
+
+int pdg_horizontal(const Region *r, int i, int j)
+{
+    const Node *a = &r->nodes[i], *b = &r->nodes[j];
+    if (a->kind != NODE_RUN || b->kind != NODE_RUN || !kinds_compatible(a->soac, b->soac)) return -1;
+    if (a->size_class >= 0 && a->size_class == b->size_class) return 0;
+    if (a->alt_class >= 0 && a->alt_class == b->size_class) return 1;
+    if (b->alt_class >= 0 && b->alt_class == a->size_class) return 2;
+    if (a->alt_class >= 0 && a->alt_class == b->alt_class) return 3;
+    return -1;
+}
+
+/* ------------------------------------------------------------------ the graph */
+
+#define AT(m, i, j) (m)[(size_t)(i) * (size_t)r->n + (size_t)(j)]
+
+void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
+{
+    r->block = block;
+    int n = r->n = block->u.block.nbinds;
+    r->nodes = arena_alloc(F->a, sizeof *r->nodes * (size_t)(n ? n : 1));
+    r->edge = arena_alloc(F->a, (size_t)n * (size_t)n + 1);
+    r->reach = arena_alloc(F->a, (size_t)n * (size_t)n + 1);
+    r->via_cpu = arena_alloc(F->a, (size_t)n * (size_t)n + 1);
+    r->exported = arena_alloc(F->a, sizeof(bool) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) {
+        Node *nd = &r->nodes[i];
+        nd->bind = block->u.block.binds[i];
+        nd->kind = is_run_node(F, nd->bind, &nd->k) ? NODE_RUN : NODE_CPU;
+        nd->effect = nd->kind == NODE_CPU && has_effect(F, nd->bind->rhs);
+        nd->size_class = nd->alt_class = nd->alt_pred = -1;
+        nd->cluster = -1;
+        fu_free_vars_expr(F, nd->bind->rhs, &nd->reads);
+        if (nd->kind == NODE_RUN) {
+            nd->soac = nd->k->binds[0]->soac->kind;
+            nd->size_class = node_size_class(S, nd, soac_size_arg(nd->k->binds[0]->soac));
+        }
+    }
+    /* data dependencies: each read goes to the latest earlier definition */
+    for (int j = 0; j < n; j++) {
+        Node *c = &r->nodes[j];
+        for (int v = 0; v < c->reads.len; v++) {
+            Sym x = c->reads.items[v];
+            for (int i = j - 1; i >= 0; i--) {
+                if (!in_list(r->nodes[i].bind->nvars, r->nodes[i].bind->vars, x)) continue;
+                if (AT(r->edge, i, j) != EDGE_PREVENT) AT(r->edge, i, j) = (unsigned char)vertical_rule(F, S, &r->nodes[i], c);
+                break;
+            }
+        }
+    }
+    /* effects keep their place: ordered against every other node */
+    for (int e = 0; e < n; e++) {
+        if (!r->nodes[e].effect) continue;
+        for (int i = 0; i < e; i++) AT(r->edge, i, e) = EDGE_PREVENT;
+        for (int j = e + 1; j < n; j++) AT(r->edge, e, j) = EDGE_PREVENT;
+    }
+    /* the size of a consumer once fused with its FILTER/PERMUTE producer */
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < j; i++)
+            if (AT(r->edge, i, j) == EDGE_FUSE && r->nodes[i].soac != LS_MAP && r->nodes[i].soac != LS_REDUCE) {
+                r->nodes[j].alt_pred = i;
+                r->nodes[j].alt_class = r->nodes[i].size_class;
+            }
+    /* reachability (edges go forward) */
+    for (int i = n - 1; i >= 0; i--)
+        for (int j = i + 1; j < n; j++)
+            if (AT(r->edge, i, j)) {
+                AT(r->reach, i, j) = 1;
+                for (int k = j + 1; k < n; k++) if (AT(r->reach, j, k)) AT(r->reach, i, k) = 1;
+            }
+    /* results the region's result reads */
+    PtrVec res = { 0 };
+    fu_free_vars_expr(F, block->u.block.result, &res);
+    for (int v = 0; v < res.len; v++)
+        for (int i = n - 1; i >= 0; i--)
+            if (in_list(r->nodes[i].bind->nvars, r->nodes[i].bind->vars, res.items[v])) { r->exported[i] = true; break; }
+    /* nodes with a candidate take part in the ILP */
+    for (int i = 0; i < n; i++) {
+        if (r->nodes[i].kind != NODE_RUN) continue;
+        for (int j = 0; j < n && !r->nodes[i].in_ilp; j++) {
+            if (j == i) continue;
+            int lo = i < j ? i : j, hi = i < j ? j : i;
+            if (AT(r->edge, lo, hi) == EDGE_FUSE) r->nodes[i].in_ilp = true;
+            else if (!AT(r->reach, lo, hi) && pdg_horizontal(r, lo, hi) >= 0) r->nodes[i].in_ilp = true;
+        }
+    }
+    /* paths through nodes outside the ILP prevent fusing their ends */
+    for (int k = 0; k < n; k++) {
+        if (r->nodes[k].in_ilp) continue;
+        for (int i = 0; i < k; i++) {
+            if (!AT(r->reach, i, k)) continue;
+            for (int j = k + 1; j < n; j++) if (AT(r->reach, k, j)) AT(r->via_cpu, i, j) = 1;
+        }
+    }
+}
