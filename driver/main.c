@@ -130,50 +130,9 @@ static int parse_options(int argc, char **argv, Options *o)
 
 /* Type-check a λcu program the compiler built: a failure is a bug of the
  * phase that built it (the diagnostics are printed, exit status 3). */
-static char *print_to_string(const LcuProgram *p, size_t *len)
-{
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    if (!f) ICE("open_memstream failed");
-    lcu_print(f, p);
-    fclose(f);
-    return buf;
-}
-
-/* print -> parse -> print must be the identity on every program the
- * compiler builds (the text form is an interface for the later phases). */
-static bool round_trips(const LcuProgram *p, const char *what)
-{
-    size_t len1 = 0, len2 = 0;
-    char *t1 = print_to_string(p, &len1);
-    Arena *a = arena_new();
-    Interner *in = interner_new();
-    Diag d;
-    diag_init(&d, stderr);
-    Source src = { "<printed λcu>", t1, len1 };
-    LcuProgram *q = lcu_parse(a, in, &d, &src);
-    bool ok = false;
-    if (q) {
-        char *t2 = print_to_string(q, &len2);
-        ok = len1 == len2 && memcmp(t1, t2, len1) == 0;
-        free(t2);
-    }
-    if (!ok) fprintf(stderr, "nesslc: internal compiler error: the %s program does not round-trip through its text form\n", what);
-    interner_free(in);
-    arena_free(a);
-    free(t1);
-    return ok;
-}
-
 static bool check_built(Arena *a, Interner *in, LcuProgram *p, const char *what)
 {
-    Diag d;
-    diag_init(&d, stderr);
-    if (!lcu_check(a, in, &d, p)) {
-        fprintf(stderr, "nesslc: internal compiler error: the %s program does not type-check\n", what);
-        return false;
-    }
-    return round_trips(p, what);
+    return lcu_verify_built(a, in, p, what, stderr);
 }
 
 /* A .lcu file with --form-kernels: parse, check, form kernels, check, then

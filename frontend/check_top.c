@@ -328,6 +328,41 @@ void compilation_free(Compilation *c)
     free(c);
 }
 
+struct LibrarySnapshot {
+    ArenaSnapshot *arena;
+    size_t names;
+    int nglobals, next_var_id;
+};
+
+LibrarySnapshot *library_snapshot(Compilation *c)
+{
+    if (c->user_scope || (!c->prelude && !load_library(c))) return NULL;
+    LibrarySnapshot *s = calloc(1, sizeof *s);
+    if (!s) ICE("out of memory");
+    s->arena = arena_snapshot(c->arena);
+    s->names = interner_mark(c->names);
+    s->nglobals = c->nglobals;
+    s->next_var_id = c->next_var_id;
+    return s;
+}
+
+void library_restore(Compilation *c, const LibrarySnapshot *s)
+{
+    scope_free(c->user_scope);
+    c->user_scope = NULL;
+    arena_restore(c->arena, s->arena);
+    interner_release(c->names, s->names);
+    c->nglobals = s->nglobals;
+    c->next_var_id = s->next_var_id;
+}
+
+void library_snapshot_free(LibrarySnapshot *s)
+{
+    if (!s) return;
+    arena_snapshot_free(s->arena);
+    free(s);
+}
+
 bool check_program(Compilation *c, Program *p)
 {
     int errs = c->diag->nerrors;

@@ -301,6 +301,13 @@ void lcu_print_stats(FILE *out, const LcuStats *s);
  * CPU variables the SOAC reads, each `using` list exact. */
 LcuProgram *lcu_form_kernels(Arena *a, Interner *in, const LcuProgram *flan);
 
+/* A program a compiler phase built must type-check and print -> parse ->
+ * print identically; false (diagnostics and an "internal compiler error"
+ * line on err) means a bug in that phase.  `what` names the program. */
+bool lcu_verify_built(Arena *a, Interner *in, LcuProgram *p, const char *what, FILE *err);
+/* The print -> parse -> print half of the above (parse errors go to err). */
+bool lcu_round_trips(const LcuProgram *p, FILE *err);
+
 /* Driver entry for a .lcu file: parse, check, then print (emit) or run. */
 typedef struct LcuDriveOptions { bool emit; bool interp; bool stats; } LcuDriveOptions;
 int lcu_drive(const Source *src, FILE *out, Diag *d, LcuDriveOptions o);
