@@ -62,7 +62,16 @@ static void usage(FILE *out)
 "  --help                   show this help and exit\n"
 "  --version                show the version and exit\n"
 "\n"
-"Code generation: the C back end (doc/codegen.md) takes .lcu files.\n", out);
+"Code generation: the C back end (doc/codegen.md) takes .lcu files.\n"
+"\n"
+"exit status:\n"
+"  0  success\n"
+"  1  an error in the program: syntax, type, \"not supported yet\", or a runtime\n"
+"     error (\"RUNTIME ERROR: ...\"), or a bad command line\n"
+"  3  an internal error (\"nesslc: internal error: ...\" or \"nesslc: internal\n"
+"     compiler error: ...\"): a bug in nesslc, not in the program; please report\n"
+"     it (a failed internal assertion, \"internal compiler error at FILE:LINE\",\n"
+"     aborts instead)\n", out);
 }
 
 static int parse_options(int argc, char **argv, Options *o)
@@ -153,7 +162,7 @@ static int drive_lcu_formed(const Source *src, FILE *out, Diag *d, const Options
         } else {
             LcuStats stats = { 0 };
             fflush(out);
-            st = lcu_interp(k, out, stderr, &stats) ? 0 : 1;
+            st = lcu_interp_status(k, out, stderr, &stats);
             if (o->stats) lcu_print_stats(out, &stats);
         }
     }
@@ -207,7 +216,7 @@ static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Optio
     fflush(stderr);
     int failures = run_flat_program(c, m, fp, k, &io, &stats);
     if (o->stats) lcu_print_stats(out, &stats);
-    return failures ? 1 : 0;
+    return failures < 0 ? 3 : failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)
