@@ -169,7 +169,10 @@ static void check_fundef(Checker *ck, TopForm *form)
     static const char fwd_what[] = "the definition of this function (checked against its forward declaration)";
     if (!sigt && !fwd) {
         Type *bt = check_expr(ck, f->body);
-        unify(&ck->tc, ft, type_fun(A, pt, bt, funid));
+        /* ft may be constrained already by recursive uses in the body
+         * (`function h(x) = h` needs an infinite type). */
+        expect_type(ck, f->span, type_fun(A, pt, bt, funid), ft,
+                    "the definition of this function (with its recursive uses)");
     } else {
         /* The signature (and a forward declaration) constrain the parameter
          * and result types before the body is checked, so the body is
