@@ -7,7 +7,8 @@
 #   make check-gpu    (GPU machine) every λcu program through the CUDA back end,
 #                     and a subset under compute-sanitizer (tests/check_gpu.sh;
 #                     NESSLC=path uses a prebuilt nesslc, nothing is rebuilt)
-#   make fuzz         fuzz the front end (ASan+UBSan), not part of check
+#   make fuzz         fuzz the front end with libFuzzer (ASan+UBSan, needs
+#                     clang), not part of check (doc/fuzzing.md)
 #   make difftest     random programs through every executor, compared
 #                     (N=programs SEED=first seed; doc/difftest.md)
 #   make install      PREFIX/bin/nesslc and PREFIX/share/doc/nesslc
@@ -16,7 +17,8 @@
 # Variables: TESTS="filter..." limits the program tests, JOBS=N their
 # parallelism, MODE=m the executor (see tests/run_tests.sh --help),
 # TEST_TIMEOUT=S the per-test time limit (default 60 s, check-asan 300 s),
-# FUZZ_ITERS=N / FUZZ_SEED=N the fuzzer's run, V=1 full command lines.
+# FUZZ_SECONDS=S / FUZZ_TARGETS="nesl lcu" the fuzzers' run, V=1 full
+# command lines.
 
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
@@ -42,8 +44,9 @@ else
 endif
 
 # ---- build variants ---------------------------------------------------------
-# One Makefile, several out-of-tree builds: check-asan and fuzz re-invoke make
-# with BUILD=build-asan SAN=1, so sanitized objects never mix with normal ones.
+# One Makefile, several out-of-tree builds: check-asan re-invokes make with
+# BUILD=build-asan SAN=1, fuzz with BUILD=build/fuzz SAN=fuzzer, so sanitized
+# objects never mix with normal ones.
 BUILD ?= build
 BIN ?= nesslc
 SAN ?= 0
@@ -54,6 +57,12 @@ ifeq ($(SAN),1)
   # Exported to every command make runs, so the harness's nesslc runs see them.
   export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
   export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=0
+endif
+# The fuzzers' objects (make fuzz): coverage for libFuzzer, and every UBSan
+# report fatal so that libFuzzer saves its input.
+ifeq ($(SAN),fuzzer)
+  SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+               -fno-omit-frame-pointer -g
 endif
 
 WARNFLAGS := -Wall -Wextra
@@ -72,6 +81,8 @@ SRCS := $(sort $(foreach d,$(PHASES),$(wildcard $(d)/*.c)))
 MAIN_SRC := driver/main.c
 
 GEN_HDRS := $(GEN)/parser.h $(GEN)/lexer.h
+# Kept although make could see them as intermediate files of a pattern chain.
+.SECONDARY: $(GEN_HDRS)
 GEN_SRCS := $(GEN)/parser.c $(GEN)/lexer.c $(GEN)/prelude_text.c $(GEN)/rt_text.c
 LIB_NESL := $(sort $(wildcard lib/*.nesl))
 # The runtime of generated programs (rt/): embedded in nesslc, which writes
@@ -219,18 +230,30 @@ check-asan:
 check-gpu:
 	@tests/check_gpu.sh --nesslc $(or $(NESSLC),$(BIN)) $(if $(JOBS),--jobs $(JOBS)) $(TESTS)
 
-# ---- fuzzing ----------------------------------------------------------------
-FUZZ_ITERS ?= 100000
-FUZZ_SEED ?= 1
+# ---- fuzzing (doc/fuzzing.md) ---------------------------------------------
+# libFuzzer targets in tests/fuzz/ (fuzz_nesl: the whole front end through
+# kernel formation; fuzz_lcu: the λcu parser and checker), built with
+# $(FUZZ_CC) (configure) under ASan+UBSan into build/fuzz/ by a recursive make
+# with SAN=fuzzer, so their objects never mix with the normal ones.  Each
+# target runs FUZZ_SECONDS; crashes land in build/fuzz/crashes/.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= nesl lcu
+FUZZ_DIR := build/fuzz
 
-$(BUILD)/fuzz_frontend: tests/fuzz/fuzz_frontend.c $(FRONTEND_OBJS) config.mk | $(GEN_HDRS)
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_OBJS) config.mk | $(GEN_HDRS)
 	$(say) LINK $@
-	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -MF $@.d $(LDFLAGS) -o $@ $< $(FRONTEND_OBJS) $(LIBS)
+	$(Q)$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -fsanitize=fuzzer -MMD -MP -MF $@.d $(LDFLAGS) \
+	    -o $@ $< $(LIB_OBJS) $(LIBS)
 
 fuzz:
-	@$(MAKE) BUILD=build-asan SAN=1 build-asan/fuzz_frontend
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	    build-asan/fuzz_frontend -n $(FUZZ_ITERS) -s $(FUZZ_SEED)
+ifeq ($(FUZZ_CC),)
+	@echo "make fuzz: unavailable: ./configure found no clang with libFuzzer" \
+	      "(install clang, or set FUZZ_CC=... and re-run ./configure)" >&2; exit 1
+else
+	@$(MAKE) BUILD=$(FUZZ_DIR) CC=$(FUZZ_CC) SAN=fuzzer \
+	    $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
+	@sh tests/fuzz/run_fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+endif
 
 # ---- random-program differential testing (doc/difftest.md) -----------------
 # N programs from seeds SEED..SEED+N-1 (tests/gen/nesl_gen.py) run through
@@ -256,11 +279,11 @@ uninstall:
 	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:
-	rm -rf build build-asan nesslc fuzz-out
+	rm -rf build build-asan nesslc
 
 distclean: clean
 	rm -f config.mk
 
 FORCE:
 
--include $(OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(BUILD)/fuzz_frontend.d
+-include $(OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(wildcard $(BUILD)/fuzz_*.d)

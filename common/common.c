@@ -58,6 +58,49 @@ char *arena_strndup(Arena *a, const char *s, size_t n)
 
 size_t arena_bytes(const Arena *a) { return a->total; }
 
+/* A copy of every byte handed out, chunk by chunk (newest first, as linked). */
+struct ArenaSnapshot { Chunk *head; size_t used, total; int nchunks; unsigned char **copies; };
+
+ArenaSnapshot *arena_snapshot(const Arena *a)
+{
+    ArenaSnapshot *s = calloc(1, sizeof *s);
+    if (!s) { fputs("nesslc: out of memory\n", stderr); exit(2); }
+    s->head = a->head;
+    s->used = a->head ? a->head->used : 0;
+    s->total = a->total;
+    for (Chunk *c = a->head; c; c = c->next) s->nchunks++;
+    s->copies = calloc((size_t)s->nchunks + 1, sizeof *s->copies);
+    if (!s->copies) { fputs("nesslc: out of memory\n", stderr); exit(2); }
+    int i = 0;
+    for (Chunk *c = a->head; c; c = c->next, i++) {
+        s->copies[i] = malloc(c->used + 1);
+        if (!s->copies[i]) { fputs("nesslc: out of memory\n", stderr); exit(2); }
+        memcpy(s->copies[i], c->data, c->used);
+    }
+    return s;
+}
+
+void arena_restore(Arena *a, const ArenaSnapshot *s)
+{
+    while (a->head != s->head) {
+        Chunk *c = a->head;
+        a->head = c->next;
+        free(c);
+    }
+    if (a->head) a->head->used = s->used;
+    a->total = s->total;
+    int i = 0;
+    for (Chunk *c = a->head; c; c = c->next, i++) memcpy(c->data, s->copies[i], c->used);
+}
+
+void arena_snapshot_free(ArenaSnapshot *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->nchunks; i++) free(s->copies[i]);
+    free(s->copies);
+    free(s);
+}
+
 void ptrvec_push(Arena *a, PtrVec *v, void *p)
 {
     if (v->len == v->cap) {
@@ -71,7 +114,7 @@ void ptrvec_push(Arena *a, PtrVec *v, void *p)
 
 /* ---------------------------------------------------------------- interner */
 
-typedef struct Entry { struct Entry *next; size_t len; char s[]; } Entry;
+typedef struct Entry { struct Entry *next; size_t seq, len; char s[]; } Entry;
 struct Interner { Entry **buckets; size_t nbuckets, count; };
 
 Interner *interner_new(void)
@@ -106,6 +149,7 @@ Sym intern(Interner *in, const char *s, size_t n)
         if (e->len == n && memcmp(e->s, s, n) == 0) return e->s;
     Entry *e = malloc(sizeof *e + n + 1);
     if (!e) { fputs("nesslc: out of memory\n", stderr); exit(2); }
+    e->seq = in->count;
     e->len = n; memcpy(e->s, s, n); e->s[n] = 0;
     e->next = in->buckets[h]; in->buckets[h] = e;
     if (++in->count > in->nbuckets * 2) {
@@ -125,6 +169,20 @@ Sym intern(Interner *in, const char *s, size_t n)
 }
 
 Sym intern_cstr(Interner *in, const char *s) { return intern(in, s, strlen(s)); }
+
+size_t interner_mark(const Interner *in) { return in->count; }
+
+void interner_release(Interner *in, size_t mark)
+{
+    if (in->count == mark) return;
+    for (size_t i = 0; i < in->nbuckets; i++)
+        for (Entry **pe = &in->buckets[i]; *pe;) {
+            Entry *e = *pe;
+            if (e->seq >= mark) { *pe = e->next; free(e); }
+            else pe = &e->next;
+        }
+    in->count = mark;
+}
 
 /* ---------------------------------------------------------------- spans, diagnostics */
 

@@ -18,6 +18,13 @@ void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n);            /* zeroed, 16-byte aligned */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 size_t arena_bytes(const Arena *a);               /* bytes handed out so far */
+/* Snapshots (the fuzzers compile many programs against one checked library):
+ * arena_restore frees what was allocated after the snapshot and copies every
+ * byte handed out before it back, undoing any later writes to it. */
+typedef struct ArenaSnapshot ArenaSnapshot;
+ArenaSnapshot *arena_snapshot(const Arena *a);
+void arena_restore(Arena *a, const ArenaSnapshot *s);
+void arena_snapshot_free(ArenaSnapshot *s);
 
 /* Growable array of pointers in an arena (used by parser and checker). */
 typedef struct PtrVec { void **items; int len, cap; } PtrVec;
@@ -30,6 +37,9 @@ Interner *interner_new(void);
 void interner_free(Interner *in);
 Sym intern(Interner *in, const char *s, size_t n);
 Sym intern_cstr(Interner *in, const char *s);
+/* Forget every name interned after the mark (its Syms become dangling). */
+size_t interner_mark(const Interner *in);
+void interner_release(Interner *in, size_t mark);
 
 /* ---- sources and spans ---- */
 typedef struct Source {

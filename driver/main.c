@@ -89,7 +89,16 @@ static void usage(FILE *out)
 "  --help                   show this help and exit\n"
 "  --version                show the version and exit\n"
 "\n"
-"Code generation: the C and CUDA back ends (doc/codegen.md) take .lcu files.\n", out);
+"Code generation: the C and CUDA back ends (doc/codegen.md) take .lcu files.\n"
+"\n"
+"exit status:\n"
+"  0  success\n"
+"  1  an error in the program: syntax, type, \"not supported yet\", or a runtime\n"
+"     error (\"RUNTIME ERROR: ...\"), or a bad command line\n"
+"  3  an internal error (\"nesslc: internal error: ...\" or \"nesslc: internal\n"
+"     compiler error: ...\"): a bug in nesslc, not in the program; please report\n"
+"     it (a failed internal assertion, \"internal compiler error at FILE:LINE\",\n"
+"     aborts instead)\n", out);
 }
 
 static int parse_options(int argc, char **argv, Options *o)
@@ -176,50 +185,9 @@ static int parse_options(int argc, char **argv, Options *o)
 
 /* Type-check a λcu program the compiler built: a failure is a bug of the
  * phase that built it (the diagnostics are printed, exit status 3). */
-static char *print_to_string(const LcuProgram *p, size_t *len)
-{
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    if (!f) ICE("open_memstream failed");
-    lcu_print(f, p);
-    fclose(f);
-    return buf;
-}
-
-/* print -> parse -> print must be the identity on every program the
- * compiler builds (the text form is an interface for the later phases). */
-static bool round_trips(const LcuProgram *p, const char *what)
-{
-    size_t len1 = 0, len2 = 0;
-    char *t1 = print_to_string(p, &len1);
-    Arena *a = arena_new();
-    Interner *in = interner_new();
-    Diag d;
-    diag_init(&d, stderr);
-    Source src = { "<printed λcu>", t1, len1 };
-    LcuProgram *q = lcu_parse(a, in, &d, &src);
-    bool ok = false;
-    if (q) {
-        char *t2 = print_to_string(q, &len2);
-        ok = len1 == len2 && memcmp(t1, t2, len1) == 0;
-        free(t2);
-    }
-    if (!ok) fprintf(stderr, "nesslc: internal compiler error: the %s program does not round-trip through its text form\n", what);
-    interner_free(in);
-    arena_free(a);
-    free(t1);
-    return ok;
-}
-
 static bool check_built(Arena *a, Interner *in, LcuProgram *p, const char *what)
 {
-    Diag d;
-    diag_init(&d, stderr);
-    if (!lcu_check(a, in, &d, p)) {
-        fprintf(stderr, "nesslc: internal compiler error: the %s program does not type-check\n", what);
-        return false;
-    }
-    return round_trips(p, what);
+    return lcu_verify_built(a, in, p, what, stderr);
 }
 
 /* Fusion of a checked kernel-formed program (at -O): the fused program,
@@ -263,7 +231,7 @@ static int drive_lcu_formed(const Source *src, FILE *out, Diag *d, const Options
             LcuStats stats = { 0 };
             fflush(out);
             stats.per_kernel = o->stats_kernels;
-            st = lcu_interp(k, out, stderr, &stats) ? 0 : 1;
+            st = lcu_interp_status(k, out, stderr, &stats);
             if (o->stats) lcu_print_stats(out, &stats);
             lcu_stats_free(&stats);
         }
@@ -323,7 +291,7 @@ static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Optio
     int failures = run_flat_program(c, m, fp, k, &io, &stats);
     if (o->stats) lcu_print_stats(out, &stats);
     lcu_stats_free(&stats);
-    return failures ? 1 : 0;
+    return failures < 0 ? 3 : failures ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -164,11 +164,32 @@ static void check_fundef(Checker *ck, TopForm *form)
     ck->current_fn_type = ft;
     Type *pt = tc_fresh(&ck->tc, CLS_ANY);
     ck_bind_pattern(ck, f->param, pt, false);
-    Type *bt = check_expr(ck, f->body);
-    unify(&ck->tc, ft, type_fun(A, pt, bt, tc_funid(&ck->tc, FID_FUN, fwd ? fwd : f)));
-    if (sigt) expect_type(ck, f->span, ft, sigt, "the definition of this function (checked against its signature)");
-    if (fwd) expect_type(ck, f->span, ft, instantiate(&ck->tc, fwd->type),
-                         "the definition of this function (checked against its forward declaration)");
+    Type *funid = tc_funid(&ck->tc, FID_FUN, fwd ? fwd : f);
+    static const char sig_what[] = "the definition of this function (checked against its signature)";
+    static const char fwd_what[] = "the definition of this function (checked against its forward declaration)";
+    if (!sigt && !fwd) {
+        Type *bt = check_expr(ck, f->body);
+        /* ft may be constrained already by recursive uses in the body
+         * (`function h(x) = h` needs an infinite type). */
+        expect_type(ck, f->span, type_fun(A, pt, bt, funid), ft,
+                    "the definition of this function (with its recursive uses)");
+    } else {
+        /* The signature (and a forward declaration) constrain the parameter
+         * and result types before the body is checked, so the body is
+         * checked at the declared types: with `: int -> int`, the x of
+         * `(x + x) and x` is an int, not a variable that would have to be
+         * both a number and logical (NESL.md §4.2). */
+        Type *rt = tc_fresh(&ck->tc, CLS_ANY);
+        unify(&ck->tc, ft, type_fun(A, pt, rt, funid));   /* ft is fresh: cannot fail */
+        bool declared_ok = (!sigt || expect_type(ck, f->span, ft, sigt, sig_what)) &&
+                           (!fwd || expect_type(ck, f->span, ft, instantiate(&ck->tc, fwd->type), fwd_what));
+        Type *bt = check_expr(ck, f->body);
+        /* The body against the declared result, reported as before: the
+         * inferred definition type against the declared one. */
+        Type *defined = type_fun(A, pt, bt, tc_fresh(&ck->tc, CLS_ANY));
+        if (declared_ok) expect_type(ck, f->span, defined, ft, sigt ? sig_what : fwd_what);
+        else unify(&ck->tc, defined, ft);   /* already reported */
+    }
     end_frame(ck);
     ck->current_fn = NULL;
     ck->tc.level = 0;
@@ -326,6 +347,41 @@ void compilation_free(Compilation *c)
     arena_free(c->arena);
     interner_free(c->names);
     free(c);
+}
+
+struct LibrarySnapshot {
+    ArenaSnapshot *arena;
+    size_t names;
+    int nglobals, next_var_id;
+};
+
+LibrarySnapshot *library_snapshot(Compilation *c)
+{
+    if (c->user_scope || (!c->prelude && !load_library(c))) return NULL;
+    LibrarySnapshot *s = calloc(1, sizeof *s);
+    if (!s) ICE("out of memory");
+    s->arena = arena_snapshot(c->arena);
+    s->names = interner_mark(c->names);
+    s->nglobals = c->nglobals;
+    s->next_var_id = c->next_var_id;
+    return s;
+}
+
+void library_restore(Compilation *c, const LibrarySnapshot *s)
+{
+    scope_free(c->user_scope);
+    c->user_scope = NULL;
+    arena_restore(c->arena, s->arena);
+    interner_release(c->names, s->names);
+    c->nglobals = s->nglobals;
+    c->next_var_id = s->next_var_id;
+}
+
+void library_snapshot_free(LibrarySnapshot *s)
+{
+    if (!s) return;
+    arena_snapshot_free(s->arena);
+    free(s);
 }
 
 bool check_program(Compilation *c, Program *p)

@@ -38,6 +38,16 @@ TypeExpr *parse_type_text(Compilation *c, const Source *src, Context **ctx, int 
  * with errors are marked `failed`; returns false if any error was reported. */
 bool check_program(Compilation *c, Program *p);
 
+/* One checked library, many programs (the fuzzers, tests/fuzz/): a snapshot
+ * of c just after the library loaded (NULL if it fails to, or if c has
+ * checked a program already), and a restore that undoes everything since:
+ * the arena's bytes, the names interned, the user's scope, the counters.
+ * A compilation restored this way checks a program as a fresh one would. */
+typedef struct LibrarySnapshot LibrarySnapshot;
+LibrarySnapshot *library_snapshot(Compilation *c);
+void library_restore(Compilation *c, const LibrarySnapshot *s);
+void library_snapshot_free(LibrarySnapshot *s);
+
 /* A program whose types have no variables: every polymorphic function is
  * instantiated once per set of argument types reached from the top level.
  * Forms keep their order; `instances` lists every specialised function. */

@@ -265,6 +265,12 @@ Program *parse_program(Compilation *c, const Source *src)
     ParseCtx pc = { .c = c, .src = src };
     int before = c->diag->nerrors;
     run_parser(&pc, START_PROGRAM);
+    /* A form nested too deeply is reported and dropped: no later phase,
+     * all of them recursive, ever sees it. */
+    int kept = 0;
+    for (int i = 0; i < pc.forms.len; i++)
+        if (!form_too_deep(&pc, pc.forms.items[i])) pc.forms.items[kept++] = pc.forms.items[i];
+    pc.forms.len = kept;
     if (pc.forms.len == 0 && c->diag->nerrors > before) return NULL;
     Program *p = arena_alloc(c->arena, sizeof *p);
     p->forms = (TopForm **)pc.forms.items;

@@ -19,6 +19,9 @@ TopForm *build_datatype(ParseCtx *pc, Span sp, Sym name, TypeExpr **fields, int 
 TopForm *build_topbind(ParseCtx *pc, Span sp, Expr *lhs, Expr *rhs);
 TopForm *build_topexpr(ParseCtx *pc, Span sp, Expr *e);
 
+/* Whether f nests deeper than the limit (reported; parse_depth.c). */
+bool form_too_deep(ParseCtx *pc, const TopForm *f);
+
 void push_expr(ParseCtx *pc, ExprList *l, Expr *e);
 void push_gen(ParseCtx *pc, GenList *l, Generator g);
 void push_bind(ParseCtx *pc, BindList *l, LetBind b);

@@ -37,6 +37,7 @@ typedef struct RunFlat {
     PtrVec datas;               /* DataDecl *, library first, user last */
     PtrVec bridge;              /* BridgeType * */
     int cursor;                 /* where the search for the next FlatForm starts */
+    int internal_errors;        /* forms λcu failed with an internal error */
 } RunFlat;
 
 /* Flat components being read: v[k..n). */
@@ -638,6 +639,7 @@ static Value eval_flat_form(Interp *I, TopForm *form, void *ctx)
     /* A λcu interpreter per form: its values live until the form's end. */
     LcuInterp *li = lcu_interp_new(rf->prog, rf->out, rf->err, rf->stats);
     lcu_interp_set_hook(li, bridge_hook, rf);
+    lcu_interp_set_guarded(li, true);
     Cv cv = { rf, I, li, arena_new(), 0 };
     PtrVec flat = { 0 }, grouped = { 0 };
     for (int i = 0; i < ff->nglobals; i++) {
@@ -655,6 +657,7 @@ static Value eval_flat_form(Interp *I, TopForm *form, void *ctx)
     LcuVal *res = NULL;
     if (!lcu_interp_call(li, ff->fun, args->len, (LcuVal **)args->items, &res)) {
         /* λcu reported the error at its site: abort the form quietly. */
+        if (lcu_interp_failure(li) == LCU_FAIL_INTERNAL) rf->internal_errors++;
         arena_free(cv.tmp);
         lcu_interp_free(li);
         fflush(I->err);
@@ -707,5 +710,6 @@ int run_flat_program(Compilation *c, const MonoProgram *mono, const FlatProgram 
     rf.out = opt->out ? opt->out : stdout;
     rf.err = opt->err ? opt->err : stderr;
     rf.stats = stats;
-    return interp_program_with(mono, opt, eval_flat_form, &rf);
+    int failures = interp_program_with(mono, opt, eval_flat_form, &rf);
+    return rf.internal_errors ? -1 : failures;
 }

@@ -15,7 +15,9 @@
 
 /* prog: the checked program to run (fp->flan or its kernel-formed version),
  * whose functions are those named by fp->forms.  Returns the number of
- * top-level forms that failed at run time; stats accumulates λcu's counts. */
+ * top-level forms that failed at run time, or -1 if one failed with an
+ * internal error (reported as "nesslc: internal error: ...": a bug of
+ * nesslc, exit status 3); stats accumulates λcu's counts. */
 int run_flat_program(Compilation *c, const MonoProgram *mono, const FlatProgram *fp,
                      const LcuProgram *prog, const InterpOptions *opt, LcuStats *stats);
 

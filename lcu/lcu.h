@@ -291,6 +291,17 @@ void lcu_interp_set_hook(LcuInterp *I, LcuLibHook hook, void *ctx);
  * in and returned stay valid until lcu_interp_free.  False on a runtime error
  * (already reported on err); the interpreter stays usable for later calls. */
 bool lcu_interp_call(LcuInterp *I, const char *fname, int nargs, LcuVal **args, LcuVal **result);
+/* Why the last lcu_interp_call failed: a runtime error of the program
+ * ("RUNTIME ERROR: ..."), or an internal error ("nesslc: internal error:
+ * ..."): a state a checked program cannot reach, a hook that broke its
+ * contract, or, in a guarded program, an unguarded error. */
+typedef enum { LCU_FAIL_NONE, LCU_FAIL_RUNTIME, LCU_FAIL_INTERNAL } LcuFailure;
+LcuFailure lcu_interp_failure(const LcuInterp *I);
+/* Guarded: the program was flattened from NESL, which raises every NESL
+ * runtime error with check(); the interpreter's own checks (index out of
+ * range, division by zero, a partial builtin, a negative size, ...) failing
+ * is then a flattener bug, an internal error.  Off by default (.lcu files). */
+void lcu_interp_set_guarded(LcuInterp *I, bool guarded);
 void lcu_interp_free(LcuInterp *I);
 LcuVal *lcu_val_scalar(LcuInterp *I, LcuBase b, LcuScalar s);
 LcuVal *lcu_val_vec(LcuInterp *I, LcuBase b, int64_t len);      /* zeroed data */
@@ -298,8 +309,10 @@ LcuVal *lcu_val_sd(LcuInterp *I, int64_t nsegs);                 /* zeroed lengt
 LcuVal *lcu_val_tuple(LcuInterp *I, int n, LcuVal **elems);      /* flattens; n == 1 gives elems[0] */
 
 /* Run the CPU function `main` (no parameters) of a checked program and print
- * each component of its result on its own line; false on a runtime error
- * (reported on err as "RUNTIME ERROR: ..."). */
+ * each component of its result on its own line.  Returns the exit status:
+ * 0, 1 after a runtime error (reported on err as "RUNTIME ERROR: ..."),
+ * 3 after an internal error (LcuFailure).  lcu_interp: status == 0. */
+int lcu_interp_status(const LcuProgram *p, FILE *out, FILE *err, LcuStats *stats);
 bool lcu_interp(const LcuProgram *p, FILE *out, FILE *err, LcuStats *stats);
 void lcu_print_stats(FILE *out, const LcuStats *s);
 
@@ -307,6 +320,13 @@ void lcu_print_stats(FILE *out, const LcuStats *s);
  * inline SOAC (named K1, K2, ... in order of appearance), its parameters the
  * CPU variables the SOAC reads, each `using` list exact. */
 LcuProgram *lcu_form_kernels(Arena *a, Interner *in, const LcuProgram *flan);
+
+/* A program a compiler phase built must type-check and print -> parse ->
+ * print identically; false (diagnostics and an "internal compiler error"
+ * line on err) means a bug in that phase.  `what` names the program. */
+bool lcu_verify_built(Arena *a, Interner *in, LcuProgram *p, const char *what, FILE *err);
+/* The print -> parse -> print half of the above (parse errors go to err). */
+bool lcu_round_trips(const LcuProgram *p, FILE *err);
 
 /* Driver entry for a .lcu file: parse, check, then print (emit) or run. */
 typedef struct LcuDriveOptions { bool emit; bool interp; bool stats; } LcuDriveOptions;

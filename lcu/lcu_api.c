@@ -43,6 +43,7 @@ static const LcuFun *find_fun_named(const LcuProgram *p, const char *name)
 bool lcu_interp_call(LcuInterp *I, const char *fname, int nargs, LcuVal **args, LcuVal **result)
 {
     *result = NULL;
+    I->failure = LCU_FAIL_INTERNAL;   /* until the call runs: misuse of this API */
     if (I->running) {
         fprintf(I->err, "nesslc: error: lcu_interp_call of '%s' while another call is running\n", fname);
         return false;
@@ -62,6 +63,7 @@ bool lcu_interp_call(LcuInterp *I, const char *fname, int nargs, LcuVal **args, 
             return false;
         }
     volatile bool ok = false;
+    I->failure = LCU_FAIL_NONE;
     I->running = true;
     I->depth = 0;
     if (!setjmp(I->jb)) {
@@ -116,20 +118,31 @@ void li_print_val(FILE *out, const LcuVal *v)
     }
 }
 
-bool lcu_interp(const LcuProgram *p, FILE *out, FILE *err, LcuStats *stats)
+LcuFailure lcu_interp_failure(const LcuInterp *I) { return I->failure; }
+
+void lcu_interp_set_guarded(LcuInterp *I, bool guarded) { I->guarded = guarded; }
+
+int lcu_interp_status(const LcuProgram *p, FILE *out, FILE *err, LcuStats *stats)
 {
     const LcuFun *m = find_fun_named(p, "main");
-    if (!m) { fprintf(err, "nesslc: error: no function 'main' to run\n"); return false; }
-    if (m->nparams) { fprintf(err, "nesslc: error: 'main' must take no parameters\n"); return false; }
+    if (!m) { fprintf(err, "nesslc: error: no function 'main' to run\n"); return 1; }
+    if (m->nparams) { fprintf(err, "nesslc: error: 'main' must take no parameters\n"); return 1; }
     LcuInterp *I = lcu_interp_new(p, out, err, stats);
     LcuVal *r;
-    bool ok = lcu_interp_call(I, "main", 0, NULL, &r);
-    if (ok) {
+    int status = 0;
+    if (lcu_interp_call(I, "main", 0, NULL, &r)) {
         li_print_val(out, r);
         fputc('\n', out);
+    } else {
+        status = I->failure == LCU_FAIL_INTERNAL ? 3 : 1;
     }
     lcu_interp_free(I);
-    return ok;
+    return status;
+}
+
+bool lcu_interp(const LcuProgram *p, FILE *out, FILE *err, LcuStats *stats)
+{
+    return lcu_interp_status(p, out, err, stats) == 0;
 }
 
 void lcu_print_stats(FILE *out, const LcuStats *s)
@@ -171,7 +184,7 @@ int lcu_drive(const Source *src, FILE *out, Diag *d, LcuDriveOptions o)
         else {
             LcuStats stats = { 0 };
             fflush(out);
-            status = lcu_interp(p, out, stderr, &stats) ? 0 : 1;
+            status = lcu_interp_status(p, out, stderr, &stats);
             if (o.stats) lcu_print_stats(out, &stats);
         }
     }

@@ -15,19 +15,43 @@
 #include "lcu_interp.h"
 #include "rt/nesl_scalar.h"
 
+static _Noreturn void fail_with(LcuInterp *I, LcuFailure why, const char *fmt, va_list ap)
+{
+    fflush(I->out);
+    if (why == LCU_FAIL_INTERNAL) fprintf(I->err, "nesslc: internal error: λcu interpreter: ");
+    else fprintf(I->err, "RUNTIME ERROR: ");
+    vfprintf(I->err, fmt, ap);
+    if (why == LCU_FAIL_INTERNAL && I->guarded)
+        fprintf(I->err, " (the flattened program should have guarded or excluded this)");
+    fputc('\n', I->err);
+    I->failure = why;
+    longjmp(I->jb, 1);
+}
+
 _Noreturn void li_fail(LcuInterp *I, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(I->err, "RUNTIME ERROR: ");
-    vfprintf(I->err, fmt, ap);
-    fputc('\n', I->err);
-    va_end(ap);
-    longjmp(I->jb, 1);
+    fail_with(I, LCU_FAIL_RUNTIME, fmt, ap);
 }
 
-_Noreturn void li_abort(LcuInterp *I)
+_Noreturn void li_unguarded(LcuInterp *I, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    fail_with(I, I->guarded ? LCU_FAIL_INTERNAL : LCU_FAIL_RUNTIME, fmt, ap);
+}
+
+_Noreturn void li_internal(LcuInterp *I, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_with(I, LCU_FAIL_INTERNAL, fmt, ap);
+}
+
+_Noreturn void li_abort(LcuInterp *I, LcuFailure why)
+{
+    I->failure = why;
     longjmp(I->jb, 1);
 }
 
@@ -63,7 +87,7 @@ const Slot *li_find(LcuInterp *I, Sym x)
 {
     for (int i = I->nslots - 1; i >= I->base; i--)
         if (I->slots[i].name == x) return &I->slots[i];
-    li_fail(I, "internal: unbound '%s' in GPU code", x);
+    li_internal(I, "unbound '%s' in GPU code", x);
 }
 
 /* ---- scalar operators (shared by the CPU and GPU levels) ---- */
@@ -78,11 +102,11 @@ LcuScalar li_binop(LcuInterp *I, LcuBinop op, LcuBase b, LcuScalar x, LcuScalar 
     case LOP_MUL: if (fl) r.f = x.f * y.f; else r.i = nesl_imul(xi, yi); return r;
     case LOP_DIV:
         if (fl) { r.f = x.f / y.f; return r; }
-        if (yi == 0) li_fail(I, "integer division by zero");
+        if (yi == 0) li_unguarded(I, "integer division by zero");
         r.i = nesl_idiv(xi, yi);
         return r;
     case LOP_MOD:
-        if (yi == 0) li_fail(I, "integer division by zero");
+        if (yi == 0) li_unguarded(I, "integer division by zero");
         r.i = nesl_rem(xi, yi);
         return r;
     case LOP_EQ: r.i = fl ? x.f == y.f : x.i == y.i; return r;
@@ -130,7 +154,7 @@ const LcuBuiltin *li_builtin(LcuInterp *I, const LcuExpr *e)
     LcuBase bs[3] = { LB_UNIT, LB_UNIT, LB_UNIT };
     for (int i = 0; i < e->u.call.nargs && i < 3; i++) bs[i] = e->u.call.args[i]->type->base;
     const LcuBuiltin *b = lcu_builtin_find(e->u.call.name, e->u.call.nargs, bs);
-    if (!b) li_fail(I, "internal: unknown builtin '%s'", e->u.call.name);
+    if (!b) li_internal(I, "unknown builtin '%s'", e->u.call.name);
     if (2 * (I->nbc + 1) > I->cbc) {   /* grow and rehash */
         int cap = I->cbc ? 2 * I->cbc : 64;
         BCache *nb = calloc((size_t)cap, sizeof *nb);
@@ -157,13 +181,13 @@ LcuScalar li_apply_builtin(LcuInterp *I, const LcuBuiltin *b, const LcuScalar *a
 {
     const char *err = NULL;
     LcuScalar r = lcu_builtin_apply(b, args, &err);
-    if (err) li_fail(I, "%s: %s", b->name, err);
+    if (err) li_unguarded(I, "%s: %s", b->name, err);
     return r;
 }
 
 LcuScalar li_index(LcuInterp *I, const LcuVal *v, Sym name, int64_t i)
 {
-    if (i < 0 || i >= v->len) li_fail(I, "index %lld out of range for '%s' of length %lld", (long long)i, name, (long long)v->len);
+    if (i < 0 || i >= v->len) li_unguarded(I, "index %lld out of range for '%s' of length %lld", (long long)i, name, (long long)v->len);
     return v->data[i];
 }
 
@@ -242,7 +266,7 @@ void li_eval_gpu(LcuInterp *I, const LcuExpr *e, LcuScalar *out)
         return;
     }
     case LE_VECLIT: case LE_RUN: case LE_BLOCK: case LE_STRING: case LE_SOAC: case LE_LIB:
-        li_fail(I, "internal: CPU-only expression in GPU code");
+        li_internal(I, "CPU-only expression in GPU code");
     }
 }
 

@@ -39,6 +39,8 @@ struct LcuInterp {
     LcuScalar *sc; int nsc, csc;
     int depth;
     bool flan;                /* in an inline SOAC: thunks without `using` see all its slots */
+    bool guarded;             /* lcu_interp_set_guarded: the program was flattened from NESL */
+    LcuFailure failure;       /* why the last lcu_interp_call failed */
     BCache *bc; int nbc, cbc; /* resolved scalar builtin calls, by expression */
 };
 
@@ -48,10 +50,19 @@ void li_push_arena(LcuInterp *I);
 /* Free the top arena after moving v (its result) to the arena below. */
 LcuVal *li_pop_arena(LcuInterp *I, LcuVal *v);
 
-/* Runtime error: report "RUNTIME ERROR: ..." on err and unwind to the
- * current lcu_interp_call; li_abort unwinds without a message. */
+/* Failures unwind to the current lcu_interp_call (lcu.h, LcuFailure):
+ *   li_fail       a runtime error of the program whatever produced it (a
+ *                 resource limit, a failed check): "RUNTIME ERROR: ..."
+ *   li_unguarded  an error that flattened NESL code guards with check()
+ *                 (index out of range, division by zero, ...): a runtime
+ *                 error in a λcu program, an internal error in a guarded one
+ *   li_internal   a state no checked program reaches: an internal error,
+ *                 "nesslc: internal error: ..."
+ *   li_abort      a failure already reported (check(), the hook). */
 _Noreturn void li_fail(LcuInterp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-_Noreturn void li_abort(LcuInterp *I);
+_Noreturn void li_unguarded(LcuInterp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void li_internal(LcuInterp *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void li_abort(LcuInterp *I, LcuFailure why);
 
 int lcu_val_arity(const LcuVal *v);
 LcuVal *lcu_val_comp(LcuVal *v, int i);

@@ -42,7 +42,7 @@ static void sort_idx(LcuBase b, const LcuScalar *key, bool down, int64_t *idx, i
 static LcuVal *rank(LcuInterp *I, const LcuVal *sd, const LcuVal *v, bool down)
 {
     if (sd && li_sd_total(sd) != v->len)
-        li_fail(I, "seg_rank: the segment descriptor covers %lld elements but the vector has %lld",
+        li_unguarded(I, "seg_rank: the segment descriptor covers %lld elements but the vector has %lld",
                 (long long)li_sd_total(sd), (long long)v->len);
     LcuVal *r = lcu_val_vec(I, LB_INT, v->len);
     int64_t *idx = malloc(sizeof *idx * (size_t)(v->len ? 2 * v->len : 1));
@@ -80,16 +80,16 @@ LcuVal *li_lib_call(LcuInterp *I, const LcuExpr *e, int nargs, LcuVal **args)
     }
     if (!I->hook) li_fail(I, "library function %s is not available", name);
     LcuVal *r = I->hook(I->hook_ctx, I, name, e->u.lib.tag, nargs, args, e->u.lib.result);
-    if (!r) li_abort(I);   /* the hook reported the error */
+    if (!r) li_abort(I, LCU_FAIL_RUNTIME);   /* the hook reported the error */
     if (!li_val_has_type(r, e->u.lib.result)) {
         char *buf = NULL;
         size_t n = 0;
         FILE *f = open_memstream(&buf, &n);
         if (f) { lcu_print_type(f, e->u.lib.result); fclose(f); }
-        fprintf(I->err, "RUNTIME ERROR: library function %s returned a value that is not of its declared type %s\n",
-                name, buf ? buf : "?");
+        fprintf(I->err, "nesslc: internal error: λcu interpreter: library function %s returned a value "
+                "that is not of its declared type %s\n", name, buf ? buf : "?");
         free(buf);
-        li_abort(I);
+        li_abort(I, LCU_FAIL_INTERNAL);
     }
     return r;
 }

@@ -232,7 +232,25 @@ LcuExpr *lp_primary(P *p, bool cpu)
     }
 }
 
+static bool nesting_ok(P *p, int more)
+{
+    if (p->depth + more <= LCU_NESTING_LIMIT) return true;
+    lp_fail(p, lp_here(p), "an expression nested less deeply (the limit is 5000 levels)");
+    return false;
+}
+
+static LcuExpr *parse_unary_(P *p, bool cpu);
+
 static LcuExpr *parse_unary(P *p, bool cpu)
+{
+    if (!nesting_ok(p, 1)) return NULL;
+    p->depth++;
+    LcuExpr *e = parse_unary_(p, cpu);
+    p->depth--;
+    return e;
+}
+
+static LcuExpr *parse_unary_(P *p, bool cpu)
 {
     Span sp = lp_here(p);
     if (p->tok.kind == TK_MINUS) {
@@ -284,7 +302,9 @@ static LcuExpr *parse_binary(P *p, bool cpu, int min)
     LcuExpr *l = parse_unary(p, cpu);
     TRY(l);
     LcuBinop op;
+    int chain = 0;        /* l is a left-deep tree this many levels deep */
     while (binop_of(p->tok.kind, &op) && lcu_binop_prec(op) >= min) {
+        if (!nesting_ok(p, ++chain)) return NULL;
         int prec = lcu_binop_prec(op);
         Span sp = lp_here(p);
         lp_shift(p);
@@ -321,7 +341,18 @@ static LcuBind *parse_bind_lhs(P *p, bool typed)
                     typed ? (const LcuType **)types.items : NULL, NULL);
 }
 
+static LcuExpr *parse_expr(P *p, bool cpu);
+
 LcuExpr *lp_expr(P *p, bool cpu)
+{
+    if (!nesting_ok(p, 1)) return NULL;
+    p->depth++;
+    LcuExpr *e = parse_expr(p, cpu);
+    p->depth--;
+    return e;
+}
+
+static LcuExpr *parse_expr(P *p, bool cpu)
 {
     Span sp = lp_here(p);
     if (p->tok.kind == TK_IF) {

@@ -13,7 +13,13 @@ typedef struct P {
     LcuLexer lx;
     LcuTok tok, next;     /* one token of lookahead beyond the current */
     bool err;
+    int depth;            /* expressions being parsed, nested (lp_expr, unary operators) */
 } P;
+
+/* Every phase recurses on λcu expressions, so the parser refuses to nest
+ * them deeper than this (parser recursion, and chains of binary operators,
+ * which build left-deep trees); the flattener's programs stay far below. */
+enum { LCU_NESTING_LIMIT = 5000 };
 
 void lp_shift(P *p);
 /* Report "expected WHAT" (once) and return NULL. */

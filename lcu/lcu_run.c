@@ -20,7 +20,7 @@ static LcuVal *cenv_find(LcuInterp *I, const CEnv *e, Sym x)
 {
     for (; e; e = e->next)
         if (e->name == x) return e->v;
-    li_fail(I, "internal: unbound '%s'", x);
+    li_internal(I, "unbound '%s'", x);
 }
 
 static const CEnv *bind(LcuInterp *I, const CEnv *env, const LcuBind *b, LcuVal *v)
@@ -42,7 +42,11 @@ static LcuVal *eval_cpu(LcuInterp *I, const CEnv *env, const LcuExpr *e);
 /* Each call gets an arena for its temporaries; only the result survives. */
 LcuVal *li_call_fun(LcuInterp *I, const LcuFun *f, LcuVal **args)
 {
-    if (++I->depth > 10000) li_fail(I, "CPU call depth exceeds 10000 (runaway recursion in '%s'?)", f->name);
+    if (++I->depth > 10000) {
+        /* The NESL program's deep recursion: the AST interpreter's words. */
+        if (I->guarded) li_fail(I, "Recursion too deep (stack overflow).");
+        li_fail(I, "CPU call depth exceeds 10000 (runaway recursion in '%s'?)", f->name);
+    }
     li_push_arena(I);
     const CEnv *env = NULL;
     for (int i = 0; i < f->nparams; i++) env = cenv_add(I, env, f->params[i].name, args[i]);
@@ -65,7 +69,7 @@ static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args)
     if (!strcmp(f, "make_sd")) {
         LcuVal *sd = lcu_val_sd(I, a->len);
         for (int64_t i = 0; i < sd->len; i++) {
-            if (a->data[i].i < 0) li_fail(I, "make_sd: negative segment length %lld", (long long)a->data[i].i);
+            if (a->data[i].i < 0) li_unguarded(I, "make_sd: negative segment length %lld", (long long)a->data[i].i);
             sd->data[i] = a->data[i];
         }
         return sd;
@@ -99,9 +103,9 @@ static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args)
         fputs("RUNTIME ERROR: ", I->err);
         for (int64_t i = 0; i < args[2]->len; i++) fputc((int)args[2]->data[i].i, I->err);
         fputc('\n', I->err);
-        li_abort(I);
+        li_abort(I, LCU_FAIL_RUNTIME);
     }
-    li_fail(I, "internal: unknown function '%s'", f);
+    li_internal(I, "unknown function '%s'", f);
 }
 
 static COLD LcuVal *scalar_builtin(LcuInterp *I, const LcuExpr *e, LcuVal **args)
@@ -121,7 +125,7 @@ static LcuVal *eval_call(LcuInterp *I, const CEnv *env, const LcuExpr *e)
     if (e->kind == LE_RUN) {
         for (int i = 0; i < I->prog->nkernels; i++)
             if (I->prog->kernels[i]->name == f) return li_run_kernel(I, I->prog->kernels[i], args);
-        li_fail(I, "internal: unknown kernel '%s'", f);
+        li_internal(I, "unknown kernel '%s'", f);
     }
     const LcuFun *fn = find_fun(I->prog, f);   /* a user function wins over a builtin */
     if (fn) return li_call_fun(I, fn, args);
@@ -215,5 +219,5 @@ static LcuVal *eval_cpu(LcuInterp *I, const CEnv *env, const LcuExpr *e)
         }
         return eval_cpu(I, env, e->u.block.result);
     }
-    li_fail(I, "internal: bad expression");
+    li_internal(I, "bad expression");
 }

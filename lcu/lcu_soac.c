@@ -65,7 +65,7 @@ static void exec_soac(LcuInterp *I, const LcuSoac *s, const LcuType *tau, LcuVal
         } else {
             LcuScalar v;
             li_eval_gpu(I, last, &v);
-            if (v.i < 0) li_fail(I, "%s over a negative size %lld", lcu_soac_name(s->kind), (long long)v.i);
+            if (v.i < 0) li_unguarded(I, "%s over a negative size %lld", lcu_soac_name(s->kind), (long long)v.i);
             size = v.i;
         }
     }
@@ -105,7 +105,7 @@ static void exec_soac(LcuInterp *I, const LcuSoac *s, const LcuType *tau, LcuVal
             li_call_thunk(I, th(s, 0), &ii, x);
             li_call_thunk(I, th(s, 1), &ii, &idx);
             if (idx.i < 0 || idx.i >= len)
-                li_fail(I, "%s target index %lld out of range 0..%lld", lcu_soac_name(s->kind), (long long)idx.i, (long long)len - 1);
+                li_unguarded(I, "%s target index %lld out of range 0..%lld", lcu_soac_name(s->kind), (long long)idx.i, (long long)len - 1);
             for (int k = 0; k < n; k++) a.d[k][(sd ? off : 0) + idx.i] = x[k];
         }
         cols_out(I, &a, out);
