@@ -153,13 +153,13 @@ def main():
     path = os.path.join(opts.out, "results.csv")
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["# " + datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), "device: " + device,
+        w.writerow(["# " + datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "device: " + device,
                     "copy GB/s: %s" % fmt(copy, ".1f")])
         w.writerow(cols)
         for r in rows:
             w.writerow([r.get(c, "") if r.get(c) is not None else "" for c in cols])
     print()
-    print("%s, %s, copy %s GB/s" % (datetime.datetime.utcnow().strftime("%Y-%m-%d"), device, fmt(copy, ".0f")))
+    print("%s, %s, copy %s GB/s" % (datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"), device, fmt(copy, ".0f")))
     hdr = "%-15s %-7s %10s %10s %7s %6s %8s %8s %6s %6s  %s" % (
         "program", "size", "nesslc ms", "base ms", "ratio", "target", "nesl GB/s", "base GB/s",
         "nesl%", "base%", "check")
