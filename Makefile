@@ -12,6 +12,8 @@
 #   make difftest     random programs through every executor, compared
 #                     (N=programs SEED=first seed; doc/difftest.md)
 #   make install      PREFIX/bin/nesslc and PREFIX/share/doc/nesslc
+#   make bench        baselines (nvcc) and NESL benchmark programs in build/bench
+#                     (bench/README.md; bench/run_device.sh runs them on a GPU)
 #   make clean        remove build outputs (distclean: also config.mk)
 #
 # Variables: TESTS="filter..." limits the program tests, JOBS=N their
@@ -287,3 +289,6 @@ distclean: clean
 FORCE:
 
 -include $(OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(wildcard $(BUILD)/fuzz_*.d)
+
+# ---- benchmarks (bench/README.md) -------------------------------------------
+include bench/bench.mk
