@@ -7,6 +7,7 @@
 #include "../flatten/flatten.h"
 #include "../interp/interp.h"
 #include "../interp/run_flat.h"
+#include "nesl_c.h"
 #include "../lcu/lcu.h"
 
 #define NESSLC_VERSION "0.1.0"
@@ -52,8 +53,8 @@ static void usage(FILE *out)
 "  --stats                  with --interp=lcu: print kernel launches and SOAC work after\n"
 "                           the program's output\n"
 "  -o FILE                  write the output to FILE instead of standard output; without\n"
-"                           --emit or --interp (FILE.lcu): build the executable FILE\n"
-"  --emit=c                 FILE.lcu: print the C program the C back end generates\n"
+"                           --emit or --interp: build the executable FILE (C back end)\n"
+"  --emit=c                 print the C program the C back end generates\n"
 "  --target=c               generate C with OpenMP (the default; --target=cuda is not\n"
 "                           supported yet)\n"
 "  --keep                   with -o: keep the generated C as FILE.c\n"
@@ -62,7 +63,8 @@ static void usage(FILE *out)
 "  --help                   show this help and exit\n"
 "  --version                show the version and exit\n"
 "\n"
-"Code generation: the C back end (doc/codegen.md) takes .lcu files.\n", out);
+"Code generation: the C back end (doc/codegen.md); executables take --stats and\n"
+"--repeat=R.\n", out);
 }
 
 static int parse_options(int argc, char **argv, Options *o)
@@ -214,9 +216,9 @@ static int drive_lcu_c(const Source *src, FILE *out, Diag *d, const Options *o)
     if (p && lcu_check(a, in, d, p)) {
         LcuProgram *k = lcu_form_kernels(a, in, p);
         if (!check_built(a, in, k, "kernel-formed λcu")) st = 3;
-        else if (o->emit == EMIT_C) st = cgen_emit_c(out, stderr, k, src->name) ? 0 : 1;
+        else if (o->emit == EMIT_C) st = cgen_emit_c(out, stderr, k, src->name, NULL) ? 0 : 1;
         else {
-            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp };
+            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, NULL };
             st = cgen_build(k, src->name, &bo, stderr);
         }
     }
@@ -225,7 +227,8 @@ static int drive_lcu_c(const Source *src, FILE *out, Diag *d, const Options *o)
     return st;
 }
 
-/* A NESL program through flattening: --emit=flan, --emit=lcu, --interp=lcu. */
+/* A NESL program through flattening: --emit=flan, --emit=lcu, --interp=lcu,
+ * and the C back end (--emit=c, -o PROG). */
 static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Options *o)
 {
     FlatProgram *fp = flatten_program(c, m);
@@ -242,6 +245,12 @@ static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Optio
     if (o->emit == EMIT_LCU) {
         lcu_print(out, k);
         return 0;
+    }
+    if (o->emit == EMIT_C || builds_exe(o)) {
+        CgenNesl *top = nesl_c_top(c, m, fp, o->print_length);
+        if (o->emit == EMIT_C) return cgen_emit_c(out, stderr, k, o->input, top) ? 0 : 1;
+        CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, top };
+        return cgen_build(k, o->input, &bo, stderr);
     }
     InterpOptions io = { out, stderr, o->print_length };
     LcuStats stats = { 0 };
@@ -297,12 +306,6 @@ int main(int argc, char **argv)
         free(text);
         return st;
     }
-    if (o.emit == EMIT_C || builds_exe(&o)) {
-        fprintf(stderr, "nesslc: error: code generation from NESL source is not supported yet (the C back end takes .lcu files)\n");
-        if (out != stdout) fclose(out);
-        free(text);
-        return 1;
-    }
     Compilation *c = compilation_new(&diag);
     int status = 1;
     Program *p = parse_program(c, &src);
@@ -328,7 +331,7 @@ int main(int argc, char **argv)
         status = 0;
         goto done;
     }
-    if (o.emit == EMIT_FLAN || o.emit == EMIT_LCU || o.interp_lcu) {
+    if (o.emit == EMIT_FLAN || o.emit == EMIT_LCU || o.interp_lcu || o.emit == EMIT_C || builds_exe(&o)) {
         status = drive_nesl_lcu(c, m, out, &o);
         goto done;
     }
