@@ -85,7 +85,7 @@ CgenNesl *nesl_c_top(Compilation *c, const MonoProgram *m, const FlatProgram *fp
     const char **names = arena_alloc(a, sizeof *names * ng);
     memset(names, 0, sizeof *names * ng);
     for (int i = 0; i < m->prog.nforms; i++)
-        if (m->prog.forms[i]->kind == TOP_BIND && m->prog.forms[i]->pat) note_globals(t, names, m->prog.forms[i]->pat);
+        if ((m->prog.forms[i]->kind == TOP_BIND || m->prog.forms[i]->kind == TOP_EXPR) && m->prog.forms[i]->pat) note_globals(t, names, m->prog.forms[i]->pat);
     CgenNesl *n = arena_alloc(a, sizeof *n);
     memset(n, 0, sizeof *n);
     CgenForm *forms = arena_alloc(a, sizeof *forms * (size_t)(m->prog.nforms + 1));
@@ -124,7 +124,7 @@ CgenNesl *nesl_c_top(Compilation *c, const MonoProgram *m, const FlatProgram *fp
         f->needs = needs;
         f->need_ncomps = ncomps;
         f->need_where = where;
-        if (form->kind == TOP_BIND && form->pat) {
+        if (form->pat) {   /* TOP_EXPR binds `it` */
             PtrVec bs = { 0 };
             binds_of(t, &bs, form->pat, ty, 0);
             CgenBind *b = arena_alloc(a, sizeof *b * (size_t)(bs.len + 1));
