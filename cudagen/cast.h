@@ -143,6 +143,7 @@ typedef struct CUnit {
     PtrVec structs;           /* CStruct * */
     PtrVec tables;            /* CTable * */
     PtrVec funcs;             /* CFunc * */
+    PtrVec raw;               /* const char *: C text printed last (static data, main) */
 } CUnit;
 
 /* static const char *const name[] = { "...", ... }; (n may be 0) */

@@ -313,4 +313,5 @@ void cunit_print(FILE *out, const CUnit *u)
         print_block(out, f->body, 1);
         fputs("}\n", out);
     }
+    for (int i = 0; i < u->raw.len; i++) fputs(u->raw.items[i], out);
 }

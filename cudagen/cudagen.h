@@ -14,12 +14,43 @@
 #include "lcu/lcu.h"
 
 /* ---- the driver's entry points ---- */
+/* A NESL program's top level (doc/codegen.md "NESL programs"), computed by
+ * the driver from the front end and the flattener; the generated main walks
+ * it with rt/rt_top.c.  Strings are printed as given. */
+typedef struct CgenBind { int global, first, n; } CgenBind;   /* global := components [first, first + n) */
+typedef struct CgenForm {
+    const char *text;          /* a definition: its result line(s); the rest unused */
+    Sym fun;                   /* a value form: its λcu function (parameters: the needs, U layout) */
+    const char *name;          /* "it" or the pattern as written; NULL: quiet */
+    const char *type;          /* printed type */
+    const char *desc;          /* value descriptor of its result (flat_describe) */
+    const char *where;         /* "FILE:LINE:COL" of its expression */
+    int nneeds;                /* globals passed as parameters, checked bound first */
+    const int *needs;
+    const int *need_ncomps;    /* their flat components (U layout) */
+    const char **need_where;
+    int nbinds;
+    const CgenBind *binds;
+} CgenForm;
+typedef struct CgenNesl {
+    int nforms;
+    const CgenForm *forms;
+    int nglobals;
+    const char **global_names;
+    int print_length;
+    /* the value descriptors (argument's, then result's) of a host-bridge
+     * tag "U|ARG|RES" / "L|ARG|RES"; NULL: not supported */
+    const char *(*describe_tag)(void *ctx, const char *tag);
+    void *ctx;
+} CgenNesl;
+
 /* Translate a checked, kernel-formed λcu program (no inline SOACs) into one
- * C translation unit using rt/nesl_rt.h.  False, after "nesslc: error: ..."
+ * C translation unit using rt/nesl_rt.h: main runs the function main, or,
+ * with nesl, the NESL program's forms.  False, after "nesslc: error: ..."
  * lines on err, for what the C back end does not support yet. */
-bool cgen_emit_c(FILE *out, FILE *err, const LcuProgram *p, const char *srcname);
+bool cgen_emit_c(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl);
 /* The same program as CUDA C++ (rt/nesl_rt.h and rt/nesl_cuda.cuh). */
-bool cgen_emit_cuda(FILE *out, FILE *err, const LcuProgram *p, const char *srcname);
+bool cgen_emit_cuda(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl);
 
 typedef struct CgenBuildOptions {
     const char *output;   /* executable to write */
@@ -27,6 +58,7 @@ typedef struct CgenBuildOptions {
     bool openmp;          /* compile with OpenMP when the compiler has it */
     bool cuda;            /* --target=cuda: nvcc and libnesl_rt_cuda.a */
     const char *arch;     /* nvcc -arch (NULL: sm_90) */
+    const CgenNesl *nesl; /* a NESL program's top level, or NULL (λcu main) */
 } CgenBuildOptions;
 
 /* Generate C, write it and the runtime sources to a temporary directory and
@@ -45,6 +77,7 @@ typedef struct Gen {
     int nerrors;
     int counter;          /* fresh names: base_N, N unique in the unit */
     CFunc *func;          /* the kernel being generated (its parameters and declarations are the host variables device code may capture) */
+    const CgenNesl *nesl; /* NULL for a λcu program */
 } Gen;
 
 /* A fresh C identifier "base_N" (base sanitized to [A-Za-z0-9_]). */
@@ -172,5 +205,11 @@ CExpr *gen_hoist(Gen *g, CBlock *blk, const char *type, const char *base, CExpr 
 CExpr *gen_return(Gen *g, CBlock *blk, const LcuType *t, const char *rtype, CExpr **comps, CExpr *rt, CExpr *mark);
 /* Unpack a call result of type t held in C variable var (a struct for a tuple). */
 CExpr **gen_unpack(Gen *g, const LcuType *t, CExpr *var);
+
+/* ---- NESL programs (gen_nesl.c) ---- */
+/* A host-bridge lib call (a tag): args are rt and the flat arguments. */
+CExpr **gen_bridge(Gen *g, const LcuExpr *e, CExpr **args, CBlock *blk);
+/* The form wrappers, the form table and main of a NESL program. */
+void gen_nesl_main(Gen *g);
 
 #endif

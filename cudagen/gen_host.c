@@ -76,10 +76,6 @@ static CExpr **gen_lib(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr 
 {
     Arena *a = g->a;
     const char *name = e->u.lib.name;
-    if (e->u.lib.tag[0]) {
-        gen_error(g, e->span, "host-bridge library call '%s' \"%s\" is not supported yet (C backend)", name, e->u.lib.tag);
-        return zeros(g, e->type);
-    }
     CExpr **args;
     flat_args(g, env, ec, e->u.lib.nargs, e->u.lib.args, blk, &args);
     /* statistics: one call, and the lengths of its vector arguments */
@@ -93,6 +89,10 @@ static CExpr **gen_lib(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr 
         }
     }
     cs_expr(a, blk, cx_calln(a, "nesl_stat_lib", 2, args[0], elems));
+    if (e->u.lib.tag[0]) {   /* the host bridge of NESL programs */
+        CExpr **r = gen_bridge(g, e, args, blk);
+        return r ? r : zeros(g, e->type);
+    }
     bool seg = !strcmp(name, "seg_rank_up") || !strcmp(name, "seg_rank_down");
     if (seg || !strcmp(name, "rank_up") || !strcmp(name, "rank_down")) {
         bool down = !strcmp(name, "rank_down") || !strcmp(name, "seg_rank_down");

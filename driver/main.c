@@ -9,6 +9,7 @@
 #include "../fusion/fusion.h"
 #include "../interp/interp.h"
 #include "../interp/run_flat.h"
+#include "nesl_c.h"
 #include "../lcu/lcu.h"
 
 #define NESSLC_VERSION "0.1.0"
@@ -77,9 +78,9 @@ static void usage(FILE *out)
 "                           clusters as Graphviz dot\n"
 "  --emit=ilp               print each region's fusion ILP in lp_solve's LP format\n"
 "  -o FILE                  write the output to FILE instead of standard output; without\n"
-"                           --emit or --interp (FILE.lcu): build the executable FILE\n"
-"  --emit=c                 FILE.lcu: print the C program the C back end generates\n"
-"  --emit=cuda              FILE.lcu: print the CUDA program the CUDA back end generates\n"
+"                           --emit or --interp build the executable FILE\n"
+"  --emit=c                 print the C program the C back end generates\n"
+"  --emit=cuda              print the CUDA program the CUDA back end generates\n"
 "  --target=cuda|c          -o: build for the GPU (nvcc) or the CPU (C with OpenMP); the\n"
 "                           default is cuda when a GPU is visible (/dev/nvidia0), else c\n"
 "  -arch=sm_XX              --target=cuda: the GPU architecture for nvcc (default sm_90)\n"
@@ -89,7 +90,8 @@ static void usage(FILE *out)
 "  --help                   show this help and exit\n"
 "  --version                show the version and exit\n"
 "\n"
-"Code generation: the C and CUDA back ends (doc/codegen.md) take .lcu files.\n"
+"Code generation: the C and CUDA back ends (doc/codegen.md); executables take\n"
+"--stats and --repeat=R.\n"
 "\n"
 "exit status:\n"
 "  0  success\n"
@@ -252,10 +254,10 @@ static int drive_lcu_c(const Source *src, FILE *out, Diag *d, const Options *o)
     if (p && lcu_check(a, in, d, p)) {
         LcuProgram *k = lcu_form_kernels(a, in, p);
         if (!check_built(a, in, k, "kernel-formed λcu") || !(k = optimize(a, in, k, o, out))) st = 3;
-        else if (o->emit == EMIT_C) st = cgen_emit_c(out, stderr, k, src->name) ? 0 : 1;
-        else if (o->emit == EMIT_CUDA) st = cgen_emit_cuda(out, stderr, k, src->name) ? 0 : 1;
+        else if (o->emit == EMIT_C) st = cgen_emit_c(out, stderr, k, src->name, NULL) ? 0 : 1;
+        else if (o->emit == EMIT_CUDA) st = cgen_emit_cuda(out, stderr, k, src->name, NULL) ? 0 : 1;
         else {
-            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch };
+            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch, NULL };
             st = cgen_build(k, src->name, &bo, stderr);
         }
     }
@@ -264,7 +266,8 @@ static int drive_lcu_c(const Source *src, FILE *out, Diag *d, const Options *o)
     return st;
 }
 
-/* A NESL program through flattening: --emit=flan, --emit=lcu, --interp=lcu. */
+/* A NESL program through flattening: --emit=flan, --emit=lcu, --interp=lcu,
+ * and the back ends (--emit=c, --emit=cuda, -o PROG). */
 static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Options *o)
 {
     FlatProgram *fp = flatten_program(c, m);
@@ -283,6 +286,13 @@ static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Optio
     if (o->emit == EMIT_LCU) {
         lcu_print(out, k);
         return 0;
+    }
+    if (o->emit == EMIT_C || o->emit == EMIT_CUDA || builds_exe(o)) {
+        CgenNesl *top = nesl_c_top(c, m, fp, o->print_length);
+        if (o->emit == EMIT_C) return cgen_emit_c(out, stderr, k, o->input, top) ? 0 : 1;
+        if (o->emit == EMIT_CUDA) return cgen_emit_cuda(out, stderr, k, o->input, top) ? 0 : 1;
+        CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch, top };
+        return cgen_build(k, o->input, &bo, stderr);
     }
     InterpOptions io = { out, stderr, o->print_length };
     LcuStats stats = { 0 };
@@ -342,12 +352,6 @@ int main(int argc, char **argv)
         free(text);
         return st;
     }
-    if (o.emit == EMIT_C || o.emit == EMIT_CUDA || builds_exe(&o)) {
-        fprintf(stderr, "nesslc: error: code generation from NESL source is not supported yet (the back ends take .lcu files)\n");
-        if (out != stdout) fclose(out);
-        free(text);
-        return 1;
-    }
     Compilation *c = compilation_new(&diag);
     int status = 1;
     Program *p = parse_program(c, &src);
@@ -373,7 +377,7 @@ int main(int argc, char **argv)
         status = 0;
         goto done;
     }
-    if (o.emit == EMIT_FLAN || o.emit == EMIT_LCU || emits_schedule(&o) || o.interp_lcu) {
+    if (o.emit == EMIT_FLAN || o.emit == EMIT_LCU || emits_schedule(&o) || o.interp_lcu || o.emit == EMIT_C || o.emit == EMIT_CUDA || builds_exe(&o)) {
         status = drive_nesl_lcu(c, m, out, &o);
         goto done;
     }

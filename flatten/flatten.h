@@ -76,4 +76,10 @@ int flat_closure_captures(Arena *a, Type *fun_type, Binder ***out_binders, Type 
 /* The concrete field tuple of a (concrete) datatype instance. */
 Type *flat_data_fields(Arena *a, Type *data_type);
 
+/* Value descriptors for the C back end's runtime (describe.c, rt/nesl_host.h):
+ * of a concrete type, and of a host-bridge tag (the argument's then the
+ * result's; NULL if the tag cannot be read). */
+char *flat_describe(Arena *a, Type *t);
+char *flat_describe_tag(Compilation *c, const MonoProgram *m, const char *tag);
+
 #endif

@@ -93,6 +93,48 @@ static void pattern_name(StrBuf *b, Pattern *p)
     }
 }
 
+char *interp_binding_name(Pattern *p)
+{
+    StrBuf name = { 0 };
+    pattern_name(&name, p);
+    sb_putc(&name, '\0');
+    return name.data;
+}
+
+char *interp_definition_text(TopForm *form)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    switch (form->kind) {
+    case TOP_FUN: {
+        FunDecl *fun = form->fun;
+        if (!fun || !fun->body || form->quiet) return NULL;
+        FunDecl *orig = fun->generic ? fun->generic : fun;
+        if (!(f = open_memstream(&buf, &len))) ICE("open_memstream failed");
+        print_fn_result(f, orig->name, orig->type);
+        fclose(f);
+        return buf;
+    }
+    case TOP_DATA: {
+        DataDecl *d = form->data;
+        if (form->quiet) return NULL;
+        Arena *a = arena_new();
+        Type *dt = type_new(a, TY_DATA);
+        dt->data = d;
+        dt->args = d->params;
+        dt->nargs = d->nctx;
+        if (!(f = open_memstream(&buf, &len))) ICE("open_memstream failed");
+        print_fn_result(f, d->name, type_fun(a, d->field_type, dt, NULL));
+        fclose(f);
+        arena_free(a);
+        return buf;
+    }
+    case TOP_BIND: case TOP_EXPR: return NULL;
+    }
+    ICE("bad top-level form kind %d", (int)form->kind);
+}
+
 /* ------------------------------------------------------------------ printability */
 
 /* NESL cannot print NaN or infinite floats: the part of the value that would

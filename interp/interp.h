@@ -18,4 +18,11 @@ typedef struct InterpOptions {
 struct MonoProgram;
 int interp_program(const struct MonoProgram *mono, const InterpOptions *opt);
 
+/* For compiled NESL programs (the C back end prints what the interpreter
+ * does): the name a binding's result line shows, and the result line(s) of
+ * a function or datatype definition (NULL when it prints nothing).  Both
+ * malloc'd. */
+char *interp_binding_name(Pattern *p);
+char *interp_definition_text(TopForm *form);
+
 #endif

@@ -92,7 +92,7 @@ typedef struct NeslErr {
     char msg[512];
 } NeslErr;
 
-/* ---- the runtime object; argv may hold --stats ---- */
+/* ---- the runtime object; argv may hold --stats and --repeat=R ---- */
 NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites);
 /* Flush the output, print the statistics if asked, free everything; returns 0. */
 int nesl_rt_free(NeslRt *rt);
@@ -281,5 +281,85 @@ static inline int64_t nesl_block_lo(int64_t n, int64_t nb, int64_t b)
 {
     return n / nb * b + n % nb * b / nb;
 }
+
+
+/* ---- NESL programs (doc/codegen.md "NESL programs"): the top-level loop
+ * (rt_top.c), the host bridge (rt_bridge.c) and NESL values (rt_value.c,
+ * rt_print.c).  Target-independent: they touch vector data only through the
+ * host-access functions above. ---- */
+
+NESL_C_BEGIN
+
+/* One flat component of a value crossing into the runtime: a scalar (int,
+ * bool, char, unit in i; float in f) or an object (NeslVec *, NeslSd * in p). */
+typedef union NeslComp { int64_t i; double f; void *p; } NeslComp;
+
+/* A primitive of the reference interpreter on flat values (lib nesl_ID):
+ * desc is the argument's value descriptor followed by the result's (doc);
+ * n < 0: once on U layouts, else over n elements on L layouts.  Errors are
+ * reported at site.  nres result components are written to res. */
+void nesl_bridge(NeslRt *rt, const char *prim, const char *desc, int32_t site, int64_t n,
+                 int nargs, const NeslComp *args, int nres, NeslComp *res);
+/* The components of global g (lib global); unbound: an error at site. */
+void nesl_global(NeslRt *rt, int32_t site, int32_t g, int nres, NeslComp *res);
+
+/* A global variable bound by a value form: components [first, first + n)
+ * of its result. */
+typedef struct NeslBind { int32_t global, first, n; } NeslBind;
+
+/* One top-level form, in program order. */
+typedef struct NeslForm {
+    const char *text;          /* a definition: its result line(s), printed as is */
+    /* a value form (text NULL): */
+    const char *label;         /* for --repeat timings: its λcu function */
+    void (*run)(NeslRt *rt, NeslComp *res);   /* computes its ncomps components */
+    int32_t ncomps;
+    const char *name;          /* "it" or the pattern; NULL: quiet (library binding) */
+    const char *type;          /* printed type */
+    const char *desc;          /* value descriptor */
+    const char *where;         /* position for "Cannot print ..." */
+    int32_t nneeds;            /* globals it reads, checked bound first */
+    const int32_t *needs;
+    const char *const *need_where;
+    int32_t nbinds;
+    const NeslBind *binds;
+} NeslForm;
+
+typedef struct NeslProgram {
+    int32_t nforms;
+    const NeslForm *forms;
+    int32_t nglobals;
+    const char *const *global_names;
+    int32_t print_length;      /* sequence elements printed before ",..." (<= 0: all) */
+} NeslProgram;
+
+/* Run the forms in order (each --repeat times); returns the exit status
+ * (1 if a form failed) after freeing rt. */
+int nesl_run_program(NeslRt *rt, const NeslProgram *p);
+/* The components of a bound global (form parameters). */
+const NeslComp *nesl_global_comps(NeslRt *rt, int32_t g);
+
+/* --repeat=R: print "nesl-time form LABEL: MEDIAN ms (R runs)" on stderr,
+ * the median of ms[1..runs) (of ms[0] when runs is 1). */
+void nesl_report_time(NeslRt *rt, const char *label, double *ms, int runs);
+
+/* ---- what rt_top.c needs from the target's runtime object ---- */
+int nesl_repeat(NeslRt *rt);                       /* --repeat=R; 0 when not given */
+bool nesl_stats_on(NeslRt *rt);                    /* --stats */
+void nesl_print_stats(NeslRt *rt);
+/* The host state of a NESL program, kept by rt for rt_top.c. */
+struct NeslHost;
+struct NeslHost *nesl_host(NeslRt *rt);
+void nesl_set_host(NeslRt *rt, struct NeslHost *h);
+/* When set, every runtime error calls hook(rt) after its message instead
+ * of exiting (the call depth and immediate error record are reset first);
+ * hook must not return (it longjmps to the top-level loop). */
+void nesl_set_error_hook(NeslRt *rt, void (*hook)(NeslRt *rt));
+/* "SITE: RUNTIME ERROR: msg" (no site: "RUNTIME ERROR: msg"), then fail. */
+NESL_NORETURN void nesl_fail_at(NeslRt *rt, int32_t site, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Free the objects allocated since mark except the n in keep. */
+void nesl_release_keep(NeslRt *rt, size_t mark, int n, void *const *keep);
+
+NESL_C_END
 
 #endif

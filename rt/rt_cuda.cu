@@ -40,6 +40,9 @@ struct NeslRt {
     int nsites;
     const char *const *sites;
     NeslErr herr;
+    int repeat;              /* --repeat=R */
+    struct NeslHost *host;   /* NESL programs: rt_top.c's state */
+    void (*error_hook)(NeslRt *rt);
     NeslDErr *derr;          /* device: the error record of device code */
     unsigned *counter;       /* device: zero between reductions */
     int nsm;
@@ -53,7 +56,7 @@ static const char *const soac_names[NESL_NSOACS] = {
     "SEG_PERMUTE", "SEG_REDUCE", "SEG_SCAN", "SEG_FILTER", "SEG_PARTITION",
 };
 
-static void print_stats(NeslRt *rt)
+void nesl_print_stats(NeslRt *rt)
 {
     fprintf(stdout, "stats: kernel launches: %ld\n", rt->kernels);
     for (int k = 0; k < NESL_NSOACS; k++)
@@ -66,7 +69,16 @@ static void print_stats(NeslRt *rt)
 [[noreturn]] static void die(NeslRt *rt)
 {
     fflush(stderr);
-    if (rt->stats) print_stats(rt);
+    if (rt->error_hook) {   /* a NESL program: only the current form fails */
+        rt->depth = 0;
+        nesl_err_init(&rt->herr, rt);
+        rt->herr.immediate = true;
+        cudaDeviceSynchronize();
+        cudaMemset(rt->derr, 0, sizeof(NeslDErr));
+        cudaMemset(rt->counter, 0, sizeof(unsigned));
+        rt->error_hook(rt);
+    }
+    if (rt->stats) nesl_print_stats(rt);
     fflush(stdout);
     exit(1);
 }
@@ -75,6 +87,7 @@ void nesl_fail(NeslRt *rt, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    fflush(stdout);
     fputs("RUNTIME ERROR: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -207,6 +220,19 @@ void nesl_release(NeslRt *rt, size_t mark, int nkeep, ...)
         NeslObj *o = rt->objs[r];
         bool kept = false;
         for (int i = 0; i < nkeep && !kept; i++) kept = keep[i] == (void *)o;
+        if (kept) rt->objs[w++] = o;
+        else free_obj(rt, o);
+    }
+    rt->nobjs = w;
+}
+
+void nesl_release_keep(NeslRt *rt, size_t mark, int n, void *const *keep)
+{
+    size_t w = mark;
+    for (size_t r = mark; r < rt->nobjs; r++) {
+        NeslObj *o = rt->objs[r];
+        bool kept = false;
+        for (int i = 0; i < n && !kept; i++) kept = keep[i] == (void *)o;
         if (kept) rt->objs[w++] = o;
         else free_obj(rt, o);
     }
@@ -444,6 +470,7 @@ void nesl_check(NeslRt *rt, bool failed, int32_t site, const NeslVec *msg)
 {
     if (!failed) return;
     const char *m = (const char *)nesl_vec_host(rt, msg);
+    fflush(stdout);
     if (site >= 0 && site < rt->nsites) fprintf(stderr, "%s: ", rt->sites[site]);
     fputs("RUNTIME ERROR: ", stderr);
     fwrite(m, 1, (size_t)msg->len, stderr);
@@ -485,6 +512,7 @@ void nesl_err_rec(NeslErr *e, int64_t it, const char *fmt, ...)
 
 void nesl_err_report(NeslErr *e)
 {
+    fflush(stdout);
     fprintf(stderr, "RUNTIME ERROR: %s\n", e->msg);
     die(e->rt);
 }
@@ -645,9 +673,13 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
     nesl_err_init(&rt->herr, rt);
     rt->herr.immediate = true;
     for (int i = 1; i < argc; i++) {
+        char *end;
+        long r;
         if (!strcmp(argv[i], "--stats")) rt->stats = true;
+        else if (!strncmp(argv[i], "--repeat=", 9) && (r = strtol(argv[i] + 9, &end, 10)) >= 1 && !*end && r <= 1000000)
+            rt->repeat = (int)r;
         else {
-            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats]\n", argv[0], argv[i], argv[0]);
+            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats] [--repeat=R]\n", argv[0], argv[i], argv[0]);
             exit(2);
         }
     }
@@ -664,10 +696,29 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
     return rt;
 }
 
+int nesl_repeat(NeslRt *rt) { return rt->repeat; }
+bool nesl_stats_on(NeslRt *rt) { return rt->stats; }
+struct NeslHost *nesl_host(NeslRt *rt) { return rt->host; }
+void nesl_set_host(NeslRt *rt, struct NeslHost *h) { rt->host = h; }
+void nesl_set_error_hook(NeslRt *rt, void (*hook)(NeslRt *rt)) { rt->error_hook = hook; }
+
+void nesl_fail_at(NeslRt *rt, int32_t site, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fflush(stdout);
+    if (site >= 0 && site < rt->nsites) fprintf(stderr, "%s: ", rt->sites[site]);
+    fputs("RUNTIME ERROR: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    die(rt);
+}
+
 int nesl_rt_free(NeslRt *rt)
 {
     ck(rt, cudaDeviceSynchronize(), "a kernel");
-    if (rt->stats) print_stats(rt);
+    if (rt->stats) nesl_print_stats(rt);
     fflush(stdout);
     nesl_release(rt, 0, 0);
     flush_cache(rt);

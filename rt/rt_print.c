@@ -1,73 +1,175 @@
-/* rt_print.c — printing main's result in the λcu interpreter's format.
- * Shared by the CPU and CUDA runtimes: it reads vectors and segment
- * descriptors only through the host-access functions of nesl_rt.h. */
-#include <stdio.h>
+/* rt_print.c — NESL's printed forms of values (interp/print.c, NESL.md 5.9,
+ * 10), driven by value descriptors:
+ *   top level (result lines): T/F, strings quoted, floats to 15 significant
+ *     digits Common-Lisp style, `,...` past print_length, functions `fn`;
+ *   `@` (NESL's `string`): t/f, strings as sequences of chars, floats to 8
+ *     significant digits, never truncated, functions `function`. */
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
-#include "nesl_rt.h"
+#include "nesl_host.h"
 
-/* ---- printing: ints in decimal, floats %.15g plus ".0" when that shows
- * no '.' or exponent, bools T/F, chars 'a' escaped, unit (), vectors
- * [a, b], segment descriptors sd[lengths] ---- */
-static void put_char_escaped(int c)
+enum { RESULT_LINE_WIDTH = 120 };
+
+typedef struct Decimal { bool neg; char digits[24]; int ndigits, exp; } Decimal;
+
+static Decimal decimal_parse(const char *s)
 {
-    c &= 255;
-    if (c == '\n') fputs("\\n", stdout);
-    else if (c == '\t') fputs("\\t", stdout);
-    else if (c == '\\') fputs("\\\\", stdout);
-    else if (c == '\'') fputs("\\'", stdout);
-    else if (c >= ' ' && c <= '~') putchar(c);
-    else printf("\\x%02x", c);
+    Decimal d;
+    memset(&d, 0, sizeof d);
+    if (*s == '-') { d.neg = true; s++; }
+    for (; *s && *s != 'e' && *s != 'E'; s++)
+        if (*s >= '0' && *s <= '9' && d.ndigits < (int)sizeof d.digits - 1) d.digits[d.ndigits++] = *s;
+    if (*s) d.exp = atoi(s + 1);
+    while (d.ndigits > 1 && d.digits[d.ndigits - 1] == '0') d.ndigits--;
+    d.digits[d.ndigits] = '\0';
+    return d;
 }
 
-static void put_int(int64_t x) { printf("%lld", (long long)x); }
-
-static void put_float(double x)
+static void decimal_fixed(NStr *b, const Decimal *d)
 {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.15g", x);
-    if (!strpbrk(buf, ".enia")) strcat(buf, ".0");
-    fputs(buf, stdout);
+    if (d->neg) nstr_putc(b, '-');
+    if (d->exp >= 0) {
+        for (int i = 0; i <= d->exp; i++) nstr_putc(b, i < d->ndigits ? d->digits[i] : '0');
+        nstr_putc(b, '.');
+        if (d->ndigits > d->exp + 1) nstr_puts(b, d->digits + d->exp + 1);
+        else nstr_putc(b, '0');
+    } else {
+        nstr_puts(b, "0.");
+        for (int i = 0; i < -d->exp - 1; i++) nstr_putc(b, '0');
+        nstr_puts(b, d->digits);
+    }
 }
 
-static void put_char(int c)
+static void decimal_sci(NStr *b, const Decimal *d, char marker, bool plus)
 {
-    putchar('\'');
-    put_char_escaped(c);
-    putchar('\'');
+    if (d->neg) nstr_putc(b, '-');
+    nstr_putc(b, d->digits[0]);
+    nstr_putc(b, '.');
+    nstr_puts(b, d->ndigits > 1 ? d->digits + 1 : "0");
+    nstr_putc(b, marker);
+    if (plus && d->exp >= 0) nstr_putc(b, '+');
+    nstr_printf(b, "%d", d->exp);
 }
 
-void nesl_put_int(NeslRt *rt, int32_t x) { (void)rt; put_int(x); }
-void nesl_put_float(NeslRt *rt, double x) { (void)rt; put_float(x); }
-void nesl_put_bool(NeslRt *rt, bool x) { (void)rt; fputs(x ? "T" : "F", stdout); }
-void nesl_put_char(NeslRt *rt, uint8_t x) { (void)rt; put_char(x); }
-void nesl_put_unit(NeslRt *rt, uint8_t x) { (void)rt; (void)x; fputs("()", stdout); }
-void nesl_put_nl(NeslRt *rt) { (void)rt; putchar('\n'); }
-
-void nesl_put_vec(NeslRt *rt, const NeslVec *v)
+static bool float_special(NStr *b, double x)
 {
-    const void *data = nesl_vec_host(rt, v);
-    putchar('[');
-    for (int64_t i = 0; i < v->len; i++) {
-        if (i) fputs(", ", stdout);
-        switch (v->base) {
-        case NESL_INT: put_int(((const int32_t *)data)[i]); break;
-        case NESL_FLOAT: put_float(((const double *)data)[i]); break;
-        case NESL_BOOL: fputs(((const bool *)data)[i] ? "T" : "F", stdout); break;
-        case NESL_CHAR: put_char(((const uint8_t *)data)[i]); break;
-        case NESL_UNIT: fputs("()", stdout); break;
+    if (isnan(x)) { nstr_puts(b, "NaN"); return true; }
+    if (isinf(x)) { nstr_puts(b, x > 0 ? "Infinity" : "-Infinity"); return true; }
+    if (x == 0.0) { nstr_puts(b, "0.0"); return true; }
+    return false;
+}
+
+static void float_toplevel(NStr *b, double x)
+{
+    if (float_special(b, x)) return;
+    char buf[48];
+    snprintf(buf, sizeof buf, "%.14e", x);     /* 15 significant digits, */
+    double r = strtod(buf, NULL);
+    for (int prec = 0; prec <= 16; prec++) {   /* then the shortest that reads back */
+        snprintf(buf, sizeof buf, "%.*e", prec, r);
+        if (strtod(buf, NULL) == r) break;
+    }
+    Decimal d = decimal_parse(buf);
+    if (d.exp >= -3 && d.exp <= 6) decimal_fixed(b, &d);
+    else decimal_sci(b, &d, 'E', false);
+}
+
+static void float_at(NStr *b, double x)
+{
+    if (float_special(b, x)) return;
+    char buf[48];
+    snprintf(buf, sizeof buf, "%.7e", x);
+    Decimal d = decimal_parse(buf);
+    if (d.exp >= -3 && d.exp <= 6) decimal_fixed(b, &d);
+    else decimal_sci(b, &d, 'e', true);
+}
+
+typedef struct Mode { bool at; int print_length; } Mode;
+
+static void fmt(NStr *b, NV v, const NTy *t, const Mode *m);
+
+/* A tuple's components along the right spine: `a, b, c`. */
+static void fmt_items(NStr *b, NV v, const NTy *t, const Mode *m)
+{
+    while (t->kind == NT_PAIR) {
+        fmt(b, v.e[0], t->a, m);
+        nstr_puts(b, ", ");
+        v = v.e[1];
+        t = t->b;
+    }
+    fmt(b, v, t, m);
+}
+
+static void fmt(NStr *b, NV v, const NTy *t, const Mode *m)
+{
+    switch (t->kind) {
+    case NT_INT: nstr_printf(b, "%d", (int)v.i); return;
+    case NT_FLOAT: if (m->at) float_at(b, v.f); else float_toplevel(b, v.f); return;
+    case NT_BOOL: nstr_puts(b, v.i ? (m->at ? "t" : "T") : (m->at ? "f" : "F")); return;
+    case NT_CHAR: nstr_putc(b, '`'); nstr_putc(b, (char)v.i); return;
+    case NT_STREAM: nstr_puts(b, "stream"); return;
+    case NT_SEQ:
+        if (!m->at && t->a->kind == NT_CHAR) {
+            nstr_putc(b, '"');
+            for (int64_t i = 0; i < v.n; i++) {
+                char c = (char)v.e[i].i;
+                if (c == '"' || c == '\\') nstr_putc(b, '\\');
+                nstr_putc(b, c);
+            }
+            nstr_putc(b, '"');
+            return;
         }
+        nstr_putc(b, '[');
+        for (int64_t i = 0; i < v.n; i++) {
+            if (!m->at && m->print_length > 0 && i == m->print_length) { nstr_puts(b, ",..."); break; }
+            if (i) nstr_puts(b, ", ");
+            fmt(b, v.e[i], t->a, m);
+        }
+        nstr_putc(b, ']');
+        return;
+    case NT_PAIR:
+        nstr_putc(b, '(');
+        fmt_items(b, v, t, m);
+        nstr_putc(b, ')');
+        return;
+    case NT_DATA:
+        nstr_put(b, t->name, (size_t)t->nname);
+        nstr_putc(b, '(');
+        fmt_items(b, v.e[0], t->a, m);
+        nstr_putc(b, ')');
+        return;
+    case NT_FUN: case NT_ANYFUN: nstr_puts(b, m->at ? "function" : "fn"); return;
     }
-    putchar(']');
 }
 
-void nesl_put_sd(NeslRt *rt, const NeslSd *s)
+void nv_format(NStr *b, NV v, const NTy *t, bool at, int print_length)
 {
-    const int32_t *lens = nesl_sd_host_lens(rt, s);
-    fputs("sd[", stdout);
-    for (int64_t g = 0; g < s->nsegs; g++) {
-        if (g) fputs(", ", stdout);
-        put_int(lens[g]);
-    }
-    putchar(']');
+    Mode m = { at, at ? 0 : print_length };
+    nstr_puts(b, "");
+    fmt(b, v, t, &m);
 }
 
+bool nv_printable(NV v, int print_length)
+{
+    switch (v.kind) {
+    case NT_FLOAT: return isfinite(v.f);
+    case NT_INT: case NT_BOOL: case NT_CHAR: case NT_STREAM: case NT_FUN: case NT_ANYFUN: return true;
+    case NT_PAIR: return nv_printable(v.e[0], print_length) && nv_printable(v.e[1], print_length);
+    case NT_DATA: return nv_printable(v.e[0], print_length);
+    case NT_SEQ: {
+        int64_t n = print_length > 0 && v.n > print_length ? print_length : v.n;
+        for (int64_t i = 0; i < n; i++)
+            if (!nv_printable(v.e[i], print_length)) return false;
+        return true;
+    }
+    }
+    return true;
+}
+
+void nv_print_result(FILE *out, const char *name, const char *value, const char *type)
+{
+    size_t len = strlen(name) + 3 + strlen(value) + 3 + strlen(type);
+    if (len <= RESULT_LINE_WIDTH) fprintf(out, "%s = %s : %s\n", name, value, type);
+    else fprintf(out, "%s = \n  %s\n   : %s\n", name, value, type);
+}

@@ -11,9 +11,10 @@
 # and passes iff the merged output equals NAME.expected byte for byte and the
 # exit status agrees with it: nonzero iff the expected output has a line
 # containing `error:` or `RUNTIME ERROR`.  NAME.args, if present, holds the
-# options to use instead of the mode's (e.g. --emit=typed).  In mode c a λcu
-# test is built with `NESSLC -o PROG NAME.lcu` and PROG is run (with --stats
-# when NAME.args has it); the output of both counts.
+# options to use instead of the mode's (e.g. --emit=typed).  In mode c a test
+# is built with `NESSLC -o PROG NAME.nesl` (or NAME.lcu) and PROG is run (with
+# --stats when NAME.args has it; --print-length=N goes to the build); the
+# output of both counts.
 #
 # Unit tests: with --unit DIR, every executable in DIR is run from the
 # repository root and passes iff it exits 0.
@@ -38,7 +39,6 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
                   lcu     flattening + fusion + the λcu interpreter (--interp=lcu)
                   lcu0    the same without fusion (--interp=lcu -O0)
                   c       the C back end: nesslc --target=c -o PROG, then PROG
-                          (λcu tests only: tests/lcu/*.lcu, tests/codegen/*.lcu)
                   cuda-compile  the programs of mode c built with --target=cuda
                           (nvcc, no GPU needed); passes when the build
                           succeeds, or fails with the expected diagnostics
@@ -124,9 +124,20 @@ c_run_opts() {   # args file
     local w out=
     for w in $(cat "$1"); do
         case $w in
-            --interp|--interp=*|--form-kernels) ;;
+            --interp|--interp=*|--form-kernels|--print-length=*) ;;
             --stats) out="$out --stats" ;;
             *) return 1 ;;
+        esac
+    done
+    echo "$out"
+}
+
+# Mode c: the options of NAME.args for the build (--print-length=N).
+c_build_opts() {   # args file
+    local w out=
+    for w in $(cat "$1"); do
+        case $w in
+            --print-length=*) out="$out $w" ;;
         esac
     done
     echo "$out"
@@ -141,12 +152,13 @@ c_exec() {   # dir, executable, options...
     (cd "$d" && { ulimit -v 4194304 2>/dev/null; true; } && OMP_NUM_THREADS=4 exec timeout "$limit" "$exe" "$@")
 }
 
-# Tests mode c skips: NAME.args it cannot honour, and host-bridge library
-# calls (lib NAME "TAG" with a tag), which the C back end does not support yet.
+# Tests mode c skips: NAME.args it cannot honour, and λcu files with
+# host-bridge library calls (lib NAME "TAG" with a tag): the bridge exists
+# only for the NESL programs it was made for (their types).
 c_skip() {   # test path
     local a=${1%.*}.args
     [ -f "$a" ] && ! c_run_opts "$a" >/dev/null && return 0
-    grep -q 'lib [A-Za-z_0-9]* *"[^"]' "$1" && return 0
+    [[ $1 == *.lcu ]] && grep -q 'lib [A-Za-z_0-9]* *"[^"]' "$1" && return 0
     return 1
 }
 
@@ -166,12 +178,11 @@ if [ "$unit_only" = 0 ]; then
         [ -f "$root/${t%.*}.expected" ] || continue
         matches "$t" || continue
         # A test with its own options (NAME.args) or a λcu file is the same
-        # run in every interpreter mode: it runs once.  Mode c runs λcu files
-        # only (once more), except those it cannot run (c_skip).
+        # run in every interpreter mode: it runs once.  Mode c runs every
+        # test once more, except those it cannot run (c_skip).
         once=0
         for m in "${modes[@]}"; do
             if [ "$m" = c ] || [ "$m" = cuda ] || [ "$m" = cuda-compile ]; then
-                [[ $t == *.lcu ]] || continue
                 c_skip "$root/$t" && continue
                 # bit-exact float checks (// nesslc-test: exact-floats) cannot hold on the GPU
                 [ "$m" = cuda ] && grep -q 'nesslc-test: exact-floats' "$root/$t" && continue
@@ -237,7 +248,9 @@ run_prog() {   # i, test path, mode
     local compare=exact_cmp
     if [ "$mode" = cuda-compile ]; then
         # the build alone: success, or the expected compile-time diagnostics
-        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        local bopts=
+        [ -f "$dir/$base.args" ] && bopts=$(c_build_opts "$dir/$base.args")
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $bopts $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         rm -f "$tmp/$i.exe"
         set +f
@@ -249,8 +262,9 @@ run_prog() {   # i, test path, mode
         [ $st -eq 0 ] && st=1   # a build that prints something fails
     elif [ "$mode" = cuda ]; then
         opts=
-        [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args")
-        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        local bopts=
+        [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args") && bopts=$(c_build_opts "$dir/$base.args")
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $bopts $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         if [ $st -eq 0 ]; then
             (cd "$dir" && exec timeout "$limit" "$tmp/$i.exe" $opts) >>"$out" 2>&1
@@ -261,10 +275,11 @@ run_prog() {   # i, test path, mode
     elif [ "$mode" = c ]; then
         # build (the compiler's output is part of the result), then run
         opts=
-        [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args")
+        local bopts=
+        [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args") && bopts=$(c_build_opts "$dir/$base.args")
         # --stats of a .lcu run as written (no --form-kernels) counts the
         # unfused kernels: the build must not fuse either.
-        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=c $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=c $bopts $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         if [ $st -eq 0 ]; then
             c_exec "$dir" "$tmp/$i.exe" $opts >>"$out" 2>&1

@@ -38,13 +38,14 @@ import nesl_gen  # noqa: E402
 # reference: its front end decides whether a reduced program is still valid,
 # and its output is what tests/difftest/*.expected hold.
 #
-# A new back end is one more line, e.g.
-#     ('c',    '{nesslc} --target=c -o prog.exe {src} && ./prog.exe'),
+# Each program runs in its own temporary directory, so the C back end's
+# executable needs no unique name.  A new back end is one more line, e.g.
 #     ('cuda', '{nesslc} --target=cuda -o prog.exe {src} && ./prog.exe'),
-# (or, without editing this file: --executor 'c={nesslc} ...').
+# (or, without editing this file: --executor 'cuda={nesslc} ...').
 EXECUTORS = [
     ('ast', '{nesslc} --interp {src}'),
     ('lcu', '{nesslc} --interp=lcu {src}'),
+    ('c', '{nesslc} -o prog.exe {src} && OMP_NUM_THREADS=2 ./prog.exe'),
 ]
 
 COMPILE_ERROR = re.compile(r'^\S+:\d+:\d+: error: ', re.M)
