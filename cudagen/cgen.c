@@ -72,8 +72,8 @@ static void gen_main(Gen *g, const LcuFun *m)
     const char *fname = gen_fun_name(g, m->name);
     CExpr *repeat = cx_calln(a, "nesl_repeat", 1, rt);
     cs_decl(a, f->body, "int", "runs", cx_cond(a, cx_bin(a, CB_GT, repeat, cx_int(a, 0)), repeat, cx_int(a, 1)));
-    cs_decl(a, f->body, "double *", "ms", cx_calln(a, "nesl_tmp", 2, rt,
-                                                  cx_bin(a, CB_MUL, cx_sizeof(a, "double"), cx_name(a, "runs"))));
+    cs_decl(a, f->body, "double *", "ms", cx_cast(a, "double *", cx_calln(a, "nesl_tmp", 2, rt,
+                                                  cx_bin(a, CB_MUL, cx_sizeof(a, "double"), cx_name(a, "runs")))));
     cs_decl(a, f->body, "size_t", "mark", cx_calln(a, "nesl_mark", 1, rt));
     CBlock *warm = cb_new(a);
     cs_decl(a, warm, "double", "t0", cx_calln(a, "nesl_wall", 1, rt));

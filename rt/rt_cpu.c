@@ -196,7 +196,9 @@ void nesl_release_keep(NeslRt *rt, size_t mark, int n, void *const *keep)
 
 void nesl_enter(NeslRt *rt, const char *fname)
 {
-    if (++rt->depth > MAX_DEPTH)
+    if (++rt->depth > MAX_DEPTH && rt->error_hook)   /* a NESL program: the interpreter's words */
+        nesl_fail(rt, "Recursion too deep (stack overflow).");
+    if (rt->depth > MAX_DEPTH)
         nesl_fail(rt, "CPU call depth exceeds %d (runaway recursion in '%s'?)", MAX_DEPTH, fname);
 }
 
