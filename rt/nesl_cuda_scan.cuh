@@ -30,29 +30,32 @@
 #ifndef NESL_CUDA_SCAN_CUH
 #define NESL_CUDA_SCAN_CUH
 
-#define NESL_SB NESL_BLOCK             /* threads per scan block (nesl_cu_grid's occupancy) */
+#define NESL_SB NESL_BLOCK             /* threads per scan block */
 #ifndef NESL_SCAN_WORDS
 #define NESL_SCAN_WORDS 16             /* item words per thread and tile */
 #endif
 #ifndef NESL_LB_TILES
-#define NESL_LB_TILES 4                /* tiles per lane of the look-back window */
+#define NESL_LB_TILES 1                /* tiles per lane of the look-back window */
 #endif
 #define NESL_SW (NESL_SB / 32)
 
-enum { NESL_PH_LOOKBACK, NESL_PH_AGG, NESL_PH_APPLY };
+/* Kernel phases: look-back; per-tile aggregates only; results from given
+ * tile prefixes; per-tile aggregates and the results that need no prefix
+ * (SEG_REDUCE). */
+enum { NESL_PH_LOOKBACK, NESL_PH_AGG, NESL_PH_APPLY, NESL_PH_PIECES };
 
 template <class T> struct NeslWords { enum { n = (sizeof(T) + 3) / 4 }; };
 /* Items per thread: about NESL_SCAN_WORDS words of item per thread. */
 template <class T> struct NeslIpt { enum { v = NeslWords<T>::n >= NESL_SCAN_WORDS ? 1 : NESL_SCAN_WORDS / NeslWords<T>::n }; };
 /* Resident blocks per SM the registers must allow, for one-word items:
- * tiles in flight hide the look-back's latency (measured: 5 blocks of
- * int SCAN 7% faster than 4; FILTER keeps a tile of items in registers
- * while compacting, and spills at 5). */
+ * tiles in flight hide the look-back's latency (measured on the H100:
+ * 5 and 6 blocks faster than 4; FILTER, which holds a tile of items in
+ * registers while compacting, slower at 6). */
 template <class P> struct NeslMinB {
 #ifdef NESL_SCAN_MINB
     enum { v = NESL_SCAN_MINB };
 #else
-    enum { v = NeslWords<typename P::Item>::n > 1 ? 1 : P::FLAGS == 1 ? 4 : 5 };
+    enum { v = NeslWords<typename P::Item>::n > 1 ? 1 : P::FLAGS == 1 ? 5 : 6 };
 #endif
 };
 
@@ -241,123 +244,83 @@ static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslSc
     return pre;
 }
 
-/* The next tile of a block: in launch order from the counter (look-back),
- * else strided (the NESL_FIXED passes need no order). */
-template <class P> static __device__ int64_t nesl_take(const NeslScanSt<P> &st, int phase, int k)
-{
-    return phase == NESL_PH_LOOKBACK ? (int64_t)atomicAdd(st.counter, 1u) : (int64_t)blockIdx.x + (int64_t)gridDim.x * k;
-}
-
-/* Pull tile `tile`'s items striped into registers (flags as bits). */
-template <class P, int IPT>
-static __device__ void nesl_pull_tile(const P &p, int64_t n, int64_t tile, typename P::Item *x, unsigned *fx)
-{
-    int64_t lo = tile * (NESL_SB * IPT);
-    unsigned f = 0;
-#pragma unroll
-    for (int k = 0; k < IPT; k++) {
-        int64_t i = lo + k * NESL_SB + threadIdx.x;
-        int b = 0;
-        if (i < n) x[k] = p.load(i, &b);
-        f |= (unsigned)b << k;
-    }
-    *fx = f;
-}
-
-/* A persistent grid: each block takes tiles one after the other, and
- * pulls its next tile's items before the look-back of the current one,
- * so the look-back's latency is hidden behind memory traffic.  Tiles are
- * taken in launch order and a block's prefetched tile is later than its
- * current one, so the smallest unfinished tile always has its
- * predecessors done: the look-back cannot deadlock. */
-template <class P>
-__global__ void __launch_bounds__(NESL_SB, NeslMinB<P>::v)
-nesl_k_scan(P p, int64_t n, int64_t ntiles, NeslScanSt<P> st, int phase)
+template <class P> __global__ void __launch_bounds__(NESL_SB, NeslMinB<P>::v) nesl_k_scan(P p, int64_t n, NeslScanSt<P> st, int phase)
 {
     typedef typename P::Item Item;
     typedef typename P::V V;
     enum { IPT = NeslIpt<Item>::v, TILE = NESL_SB * IPT };
-    static_assert(IPT <= 32, "flags are bits of a word");
     __shared__ NeslTileBuf<Item, IPT> buf;
     __shared__ uint8_t fl[P::FLAGS ? TILE : 1];
     __shared__ V s_w[NESL_SW];
     __shared__ NeslOpt<V> s_pre;
-    __shared__ int64_t s_tile[2];
-    int t = threadIdx.x, lane = t & 31, w = t >> 5, taken = 0;
-    if (t == 0) {
-        s_tile[0] = nesl_take(st, phase, taken++);
-        s_tile[1] = nesl_take(st, phase, taken++);
+    __shared__ int64_t s_tile;
+    int t = threadIdx.x, lane = t & 31, w = t >> 5;
+    if (t == 0) s_tile = phase == NESL_PH_LOOKBACK ? (int64_t)atomicAdd(st.counter, 1u) : (int64_t)blockIdx.x;
+    if (P::FLAGS == 2) {
+#pragma unroll
+        for (int k = 0; k < IPT; k++) fl[k * NESL_SB + t] = 0;
     }
     __syncthreads();
-    int64_t tile = s_tile[0], next = s_tile[1];
-    Item x[IPT];   /* the next tile's items, striped */
-    unsigned fx = 0;
-    if (tile < ntiles) nesl_pull_tile<P, IPT>(p, n, tile, x, &fx);
-    while (tile < ntiles) {
-        int64_t lo = tile * TILE, after = 0;
-        int cnt = (int)(n - lo < TILE ? n - lo : TILE);
-        if (t == 0 && next < ntiles) after = nesl_take(st, phase, taken++);
-        if constexpr (P::FLAGS == 2) {
+    int64_t tile = s_tile, lo = tile * TILE;
+    int cnt = (int)(n - lo < TILE ? n - lo : TILE);
+    static_assert(IPT <= 32, "flags are bits of a word");
+    Item it[IPT];   /* striped, then blocked */
 #pragma unroll
-            for (int k = 0; k < IPT; k++) fl[k * NESL_SB + t] = 0;
-            __syncthreads();
-            p.mark(tile, lo, cnt, fl);
-        }
-#pragma unroll
-        for (int k = 0; k < IPT; k++) {
-            int e = k * NESL_SB + t;
-            if (e < cnt) buf.put(e, x[k]);
-            if constexpr (P::FLAGS == 1) fl[e] = e < cnt ? fx >> k & 1 : 0;
-        }
-        __syncthreads();
-        if (next < ntiles) nesl_pull_tile<P, IPT>(p, n, next, x, &fx);   /* in flight from here on */
-
-        unsigned f = 0;   /* bit k: the flag of the thread's item k */
-        V a;
-#pragma unroll
-        for (int k = 0; k < IPT; k++) {
-            Item it = buf.template get<Item>(t * IPT + k);
-            int fk = P::FLAGS ? fl[t * IPT + k] : 0;
-            f |= (unsigned)fk << k;
-            if (k == 0) a = p.lift(it, fk);
-            else if (cnt == TILE || t * IPT + k < cnt) a = p.combine(a, p.lift(it, fk));
-        }
-        /* beyond cnt, threads hold junk values: they only reach later
-         * threads and the last tile's aggregate (FILTER's flags there are 0) */
-        V inc = a;
-#pragma unroll
-        for (int off = 1; off < 32; off <<= 1) {
-            V y = nesl_shfl(inc, off, 1);
-            if (lane >= off) inc = p.combine(y, inc);
-        }
-        if (lane == 31) s_w[w] = inc;
-        __syncthreads();
-        V agg = s_w[0], wp = s_w[0];
-#pragma unroll
-        for (int j = 1; j < NESL_SW; j++) {
-            if (j == w) wp = agg;
-            agg = p.combine(agg, s_w[j]);
-        }
-        V ex = nesl_shfl(inc, 1, 1);
-        NeslOpt<V> te;   /* the fold of the tile's earlier threads */
-        te.v = lane == 0 ? wp : w > 0 ? p.combine(wp, ex) : ex;
-        te.ok = lane > 0 || w > 0;
-
-        if (phase == NESL_PH_AGG) {
-            if (t == 0) st.agg[tile] = agg;
-        } else if (phase == NESL_PH_APPLY) {
-            if (t == 0) s_pre = st.pre[tile];
-        } else if (w == 0) {
-            NeslOpt<V> pre = nesl_look_back(p, st, tile, agg);
-            if (lane == 0) s_pre = pre;
-        }
-        if (t == 0) s_tile[0] = after;
-        __syncthreads();
-        if (phase != NESL_PH_AGG) p.finish(buf, f, te, s_pre, agg, tile, lo, cnt);
-        __syncthreads();   /* buf, fl, s_pre and s_tile are reused */
-        tile = next;
-        next = next < ntiles ? s_tile[0] : ntiles;
+    for (int k = 0; k < IPT; k++) {   /* all loads in flight before mark's */
+        int e = k * NESL_SB + t;
+        if (e < cnt) it[k] = p.load(lo + e, fl + e);
+        else if constexpr (P::FLAGS == 1) fl[e] = 0;
     }
+    p.mark(tile, lo, cnt, fl);
+#pragma unroll
+    for (int k = 0; k < IPT; k++)
+        if (k * NESL_SB + t < cnt) buf.put(k * NESL_SB + t, it[k]);
+    __syncthreads();
+
+    unsigned f = 0;   /* bit k: flag of item k */
+#pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        it[k] = buf.template get<Item>(t * IPT + k);
+        if (P::FLAGS) f |= (unsigned)fl[t * IPT + k] << k;
+    }
+    bool full = cnt == TILE;
+    V a = p.lift(it[0], f & 1);
+#pragma unroll
+    for (int k = 1; k < IPT; k++)
+        if (full || t * IPT + k < cnt) a = p.combine(a, p.lift(it[k], f >> k & 1));
+    /* beyond cnt, threads hold junk values: they only reach later threads
+     * and the last tile's aggregate (FILTER's flags there are 0) */
+    V inc = a;
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+        V y = nesl_shfl(inc, off, 1);
+        if (lane >= off) inc = p.combine(y, inc);
+    }
+    if (lane == 31) s_w[w] = inc;
+    __syncthreads();
+    V agg = s_w[0], wp = s_w[0];
+#pragma unroll
+    for (int j = 1; j < NESL_SW; j++) {
+        if (j == w) wp = agg;
+        agg = p.combine(agg, s_w[j]);
+    }
+    V ex = nesl_shfl(inc, 1, 1);
+    NeslOpt<V> te;   /* the fold of the tile's earlier threads */
+    te.v = lane == 0 ? wp : w > 0 ? p.combine(wp, ex) : ex;
+    te.ok = lane > 0 || w > 0;
+
+    if (phase == NESL_PH_AGG || phase == NESL_PH_PIECES) {
+        if (t == 0) st.agg[tile] = agg;
+        if (phase == NESL_PH_AGG) return;
+        if (t == 0) s_pre.ok = 0;
+    } else if (phase == NESL_PH_APPLY) {
+        if (t == 0) s_pre = st.pre[tile];
+    } else if (w == 0) {
+        NeslOpt<V> pre = nesl_look_back(p, st, tile, agg);
+        if (lane == 0) s_pre = pre;
+    }
+    __syncthreads();
+    p.finish(buf, f, te, s_pre, agg, tile, lo, cnt);   /* items re-read from buf: fewer live registers */
 }
 
 /* NESL_FIXED: the exclusive prefixes of the tile aggregates (after init),
@@ -371,9 +334,11 @@ __global__ void nesl_k_tile_prefix(P p, const typename P::V *agg, NeslOpt<typena
     int64_t e = b + per < ntiles ? b + per : ntiles;
     NeslOpt<V> x, ex, tot;
     x.ok = 0;
-    for (int64_t i = b; i < e; i++) x = nesl_opt_add(p, x, agg[i]);
+#pragma unroll 16
+    for (int64_t i = b; i < e; i++) x = nesl_opt_add(p, x, agg[i]);   /* unrolled: loads in flight together */
     nesl_block_scan(x, c, &ex, &tot);
     NeslOpt<V> r = nesl_opt_cat(p, p.init(), ex);
+#pragma unroll 16
     for (int64_t i = b; i < e; i++) {
         pre[i] = r;
         r = nesl_opt_add(p, r, agg[i]);
@@ -390,24 +355,22 @@ template <int MODE, class P> static void nesl_cu_scan_run(NeslRt *rt, const P &p
     if (ntiles > 0x7fffffffLL) nesl_fail(rt, "%s: too many elements (%lld)", what, (long long)n);
     NeslScanSt<P> st;
     memset(&st, 0, sizeof st);
-    const void *k = (const void *)nesl_k_scan<P>;
-    unsigned grid = (unsigned)nesl_cu_grid(rt, k, ntiles);
     if constexpr (MODE == NESL_FIXED) {
         st.agg = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
         st.pre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)ntiles, false);
-        nesl_k_scan<P><<<grid, NESL_SB>>>(p, n, ntiles, st, NESL_PH_AGG);
+        nesl_k_scan<P><<<(unsigned)ntiles, NESL_SB>>>(p, n, st, NESL_PH_AGG);
         nesl_k_tile_prefix<P><<<1, NESL_BLOCK>>>(p, st.agg, st.pre, ntiles);
-        nesl_k_scan<P><<<grid, NESL_SB>>>(p, n, ntiles, st, NESL_PH_APPLY);
+        nesl_k_scan<P><<<(unsigned)ntiles, NESL_SB>>>(p, n, st, NESL_PH_APPLY);
     } else if constexpr (NeslScanSt<P>::PACKED) {
         st.word = (unsigned long long *)nesl_cu_tmp(rt, 8 * (size_t)(ntiles + 1), true);
         st.counter = (unsigned *)(st.word + ntiles);
-        nesl_k_scan<P><<<grid, NESL_SB>>>(p, n, ntiles, st, NESL_PH_LOOKBACK);
+        nesl_k_scan<P><<<(unsigned)ntiles, NESL_SB>>>(p, n, st, NESL_PH_LOOKBACK);
     } else {
         st.flag = (int *)nesl_cu_tmp(rt, sizeof(int) * (size_t)(ntiles + 1), true);
         st.counter = (unsigned *)(st.flag + ntiles);
         st.agg_w = (Wr *)nesl_cu_tmp(rt, sizeof(Wr) * (size_t)ntiles, false);
         st.inc_w = (Wr *)nesl_cu_tmp(rt, sizeof(Wr) * (size_t)ntiles, false);
-        nesl_k_scan<P><<<grid, NESL_SB>>>(p, n, ntiles, st, NESL_PH_LOOKBACK);
+        nesl_k_scan<P><<<(unsigned)ntiles, NESL_SB>>>(p, n, st, NESL_PH_LOOKBACK);
     }
     nesl_cu_launched(rt, what);
 }
@@ -422,7 +385,7 @@ template <class S, class R> struct NeslScanP {
     typedef R Wire;
     enum { FLAGS = 0 };
     __device__ void mark(int64_t, int64_t, int, uint8_t *) const { }
-    __device__ R load(int64_t i, int *) const { return s.pull(i, e); }
+    __device__ R load(int64_t i, uint8_t *) const { return s.pull(i, e); }
     __device__ R lift(const R &x, int) const { return x; }
     __device__ R combine(const R &a, const R &b) const { return s.op(a, b, 0, e); }
     __device__ R wire(const R &v) const { return v; }
@@ -490,7 +453,7 @@ template <class S, class R, bool PART> struct NeslFilterP {
     typedef unsigned Wire;
     enum { FLAGS = 1 };
     __device__ void mark(int64_t, int64_t, int, uint8_t *) const { }
-    __device__ R load(int64_t i, int *keep) const
+    __device__ R load(int64_t i, uint8_t *keep) const
     {
         R x = s.pull(i, e);
         *keep = s.pred(x, i, e) ? 1 : 0;
@@ -620,6 +583,7 @@ template <class S, class R> struct NeslSegP {
     R ident;
     NeslDErr *e;
     const int64_t *offs, *first;
+    R *piece;   /* SEG_REDUCE: per tile, the fold of its first segment's part when that began earlier */
     bool scan;
     typedef R Item;
     typedef NeslSegV<R> V;
@@ -632,7 +596,7 @@ template <class S, class R> struct NeslSegP {
             if (o >= lo && o < lo + cnt) head[o - lo] = 1;
         }
     }
-    __device__ R load(int64_t i, int *) const { return s.pull(i, e); }
+    __device__ R load(int64_t i, uint8_t *) const { return s.pull(i, e); }
     __device__ V lift(const R &x, int head) const { return V{ x, head }; }
     __device__ V combine(const V &a, const V &b) const { return b.head ? b : V{ s.op(a.v, b.v, 0, e), a.head }; }
     __device__ R wire(const V &v) const { return v.v; }
@@ -668,11 +632,30 @@ template <class S, class R> struct NeslSegP {
         } else {
             for (int64_t g = first[tile] + t; g < first[tile + 1]; g += NESL_SB) {
                 int64_t a = offs[g], b = offs[g + 1];
-                s.store(g, a == b ? ident : s.op(ident, buf.template get<R>((int)(b - 1 - lo)), 0, e));
+                if (a == b) {
+                    s.store(g, ident);
+                } else {
+                    R v = buf.template get<R>((int)(b - 1 - lo));
+                    if (a < lo && !tp.ok) piece[tile] = v;   /* finished by nesl_k_seg_pieces */
+                    else s.store(g, s.op(ident, v, 0, e));
+                }
             }
         }
     }
 };
+
+/* SEG_REDUCE: the segment that crosses into tile T and ends there is the
+ * prefix of T (from the tile prefixes) then T's piece. */
+template <class S, class R>
+__global__ void nesl_k_seg_pieces(NeslSegP<S, R> p, const NeslOpt<NeslSegV<R> > *pre, int64_t n, int64_t tile, int64_t ntiles)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t T = 1 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; T < ntiles; T += stride) {
+        int64_t lo = T * tile, hi = lo + tile < n ? lo + tile : n, g = p.first[T];
+        if (p.offs[g] < lo && p.offs[g + 1] <= hi)
+            p.s.store(g, p.s.op(p.ident, p.s.op(pre[T].v.v, p.piece[T], 0, p.e), 0, p.e));
+    }
+}
 
 /* Empty segments reduce to the identity (SEG_REDUCE of no elements). */
 template <class S, class R> __global__ void nesl_k_seg_fill(S s, int64_t nsegs, R ident)
@@ -716,8 +699,28 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_first, (ntiles + NESL_BLOCK) / NESL_BLOCK);
     nesl_k_seg_first<<<(unsigned)grid, NESL_BLOCK>>>(offs, nsegs, n, TILE, ntiles, first);
     nesl_cu_launched(rt, what);
-    NeslSegP<S, R> p = { s, ident, e, offs, first, scan };
-    nesl_cu_scan_run<MODE>(rt, p, n, what);
+    NeslSegP<S, R> p = { s, ident, e, offs, first, NULL, scan };
+    if (scan) {
+        nesl_cu_scan_run<MODE>(rt, p, n, what);
+        return;
+    }
+    /* SEG_REDUCE: no look-back (its results need no prefix but for the
+     * segments that cross into a tile), hence deterministic in every mode:
+     * one pass over the data writes the other results and the tile
+     * aggregates; the tile prefixes (one block) finish the crossing ones. */
+    typedef NeslSegV<R> V;
+    NeslScanSt<NeslSegP<S, R> > st;
+    memset(&st, 0, sizeof st);
+    st.agg = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
+    st.pre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)ntiles, false);
+    p.piece = (R *)nesl_cu_tmp(rt, sizeof(R) * (size_t)ntiles, false);
+    nesl_k_scan<NeslSegP<S, R> ><<<(unsigned)ntiles, NESL_SB>>>(p, n, st, NESL_PH_PIECES);
+    nesl_cu_launched(rt, what);
+    if (ntiles < 2) return;
+    nesl_k_tile_prefix<NeslSegP<S, R> ><<<1, NESL_BLOCK>>>(p, st.agg, st.pre, ntiles);
+    grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_pieces<S, R>, (ntiles + NESL_BLOCK - 1) / NESL_BLOCK);
+    nesl_k_seg_pieces<S, R><<<(unsigned)grid, NESL_BLOCK>>>(p, st.pre, n, TILE, ntiles);
+    nesl_cu_launched(rt, what);
 }
 
 template <int MODE, class S, class R>
