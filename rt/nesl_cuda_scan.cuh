@@ -48,14 +48,15 @@ template <class T> struct NeslWords { enum { n = (sizeof(T) + 3) / 4 }; };
 /* Items per thread: about NESL_SCAN_WORDS words of item per thread. */
 template <class T> struct NeslIpt { enum { v = NeslWords<T>::n >= NESL_SCAN_WORDS ? 1 : NESL_SCAN_WORDS / NeslWords<T>::n }; };
 /* Resident blocks per SM the registers must allow, for one-word items:
- * tiles in flight hide the look-back's latency (measured on the H100:
- * 5 and 6 blocks faster than 4; FILTER, which holds a tile of items in
- * registers while compacting, slower at 6). */
+ * tiles in flight hide the per-tile latency (measured on the H100, int32
+ * at 2^28: SCAN 1.10 ms at 6 blocks, 1.01 at 8; SEG_ forms best at 6,
+ * slower at 8; FILTER, which holds a tile of items in registers while
+ * compacting, best at 5). */
 template <class P> struct NeslMinB {
 #ifdef NESL_SCAN_MINB
     enum { v = NESL_SCAN_MINB };
 #else
-    enum { v = NeslWords<typename P::Item>::n > 1 ? 1 : P::FLAGS == 1 ? 5 : 6 };
+    enum { v = NeslWords<typename P::Item>::n > 1 ? 1 : P::FLAGS == 0 ? 8 : P::FLAGS == 1 ? 5 : 6 };
 #endif
 };
 
