@@ -387,9 +387,25 @@ static bool assoc_op(const SoacGen *s)
     return true;
 }
 
-/* Sequential: an operator that can fail (its errors depend on the
- * intermediate values) or that is not known to be associative. */
-static CExpr *seq_lit(Gen *g, const SoacGen *s) { return cx_name(g->a, s->aux.may_fail || !assoc_op(s) ? "true" : "false"); }
+/* How the fold runs (rt/nesl_cuda.cuh): sequentially for an operator that
+ * can fail (its errors depend on the intermediate values) or that is not
+ * known to be associative; in parallel with a grouping fixed by the size
+ * when τ has a float (float operators are associative only up to
+ * rounding, so a timing-dependent grouping would change results run to
+ * run); else in parallel with any grouping (exact). */
+static const char *fold_mode(const SoacGen *s)
+{
+    if (s->aux.may_fail || !assoc_op(s)) return "NESL_SEQ";
+    for (int k = 0; k < s->n; k++)
+        if (s->tau[k] == LB_FLOAT) return "NESL_FIXED";
+    return "NESL_PAR";
+}
+
+/* The fold template instantiated for its mode alone (compile time). */
+static const char *fold_fn(Gen *g, const SoacGen *s, const char *name)
+{
+    return cat(g, cat(g, cat(g, name, "<"), fold_mode(s)), ">");
+}
 
 /* ---- host side helpers ---- */
 static CExpr *rt_call(Gen *g, SoacGen *s, const char *fn, int n, ...)
@@ -457,7 +473,7 @@ static void cu_reduce(Gen *g, SoacGen *s)
     m_op(&f);
     CExpr *fv = capture(&f), *id = ident_r(&f);
     CExpr *r = sk_var(g, s->blk, f.rname, "red",
-                      cx_calln(g->a, "nesl_cu_reduce", 5, s->rt, fv, s->size, id, seq_lit(g, s)));
+                      cx_calln(g->a, fold_fn(g, s, "nesl_cu_reduce"), 4, s->rt, fv, s->size, id));
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
     scalar_outs(&f, r);
 }
@@ -471,7 +487,7 @@ static void cu_scan(Gen *g, SoacGen *s)
     m_op(&f);
     m_store(&f, "store", d);
     CExpr *fv = capture(&f), *id = ident_r(&f);
-    cs_expr(g->a, s->blk, cx_calln(g->a, "nesl_cu_scan", 5, s->rt, fv, s->size, id, seq_lit(g, s)));
+    cs_expr(g->a, s->blk, cx_calln(g->a, fold_fn(g, s, "nesl_cu_scan"), 4, s->rt, fv, s->size, id));
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
 }
 
@@ -570,9 +586,8 @@ static void cu_seg_fold(Gen *g, SoacGen *s, bool scan)
     m_store(&f, "store", d);
     CExpr *fv = capture(&f), *id = ident_r(&f);
     CExpr *offs = sk_var(g, s->blk, "const int64_t *", "off", rt_call(g, s, "nesl_sd_offs", 1, sd));
-    CExpr *ids = sk_var(g, s->blk, "const int32_t *", "ids", rt_call(g, s, "nesl_sd_segids", 1, sd));
-    CExpr *args[9] = { s->rt, fv, s->size, ns, offs, ids, id, bool_lit(g, scan), seq_lit(g, s) };
-    cs_expr(a, s->blk, cx_call(a, "nesl_cu_seg_fold", 9, args));
+    CExpr *args[7] = { s->rt, fv, s->size, ns, offs, id, bool_lit(g, scan) };
+    cs_expr(a, s->blk, cx_call(a, fold_fn(g, s, "nesl_cu_seg_fold"), 7, args));
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
 }
 

@@ -28,6 +28,11 @@
 #define NESL_ITEMS 8                   /* consecutive elements per thread */
 #define NESL_TILE (NESL_BLOCK * NESL_ITEMS)
 
+/* How a fold runs (chosen by the generator): sequentially (an operator
+ * that can fail or is not known associative), in parallel with any
+ * grouping (exact operators), or in parallel with a grouping fixed by the
+ * size alone (floats). */
+enum { NESL_SEQ = 0, NESL_PAR = 1, NESL_FIXED = 2 };
 /* ---- device error record: the earliest iteration wins (same wording as
  * nesl_err_rec; the message is formatted on the host, nesl_cu_raise) ---- */
 enum { NESL_E_DIV = 1, NESL_E_REM, NESL_E_BREM, NESL_E_BMOD, NESL_E_ISQRT, NESL_E_INDEX, NESL_E_TARGET };
@@ -345,11 +350,11 @@ template <class S, class R> __global__ void nesl_k_reduce_seq(S s, int64_t n, R 
     *out = acc;
 }
 
-template <class S, class R> static R nesl_cu_reduce(NeslRt *rt, const S &s, int64_t n, const R &ident, bool seq)
+template <int MODE, class S, class R> static R nesl_cu_reduce(NeslRt *rt, const S &s, int64_t n, const R &ident)
 {
     if (n <= 0) return ident;
     R *out = (R *)nesl_cu_tmp(rt, sizeof(R), false), r;
-    if (seq) {
+    if constexpr (MODE == NESL_SEQ) {
         nesl_k_reduce_seq<S, R><<<1, 1>>>(s, n, ident, out, nesl_cu_derr(rt));
     } else {
         int64_t ntiles = (n + NESL_TILE - 1) / NESL_TILE;
@@ -360,234 +365,6 @@ template <class S, class R> static R nesl_cu_reduce(NeslRt *rt, const S &s, int6
     nesl_cu_launched(rt, "REDUCE");
     nesl_cu_to_host(rt, &r, out, sizeof(R));
     return r;
-}
-
-/* ---- single-pass scans with decoupled look-back (SCAN, FILTER,
- * PARTITION, SEG_SCAN, SEG_REDUCE).  A problem P has: Item load(i) (the
- * thunks of element i), V lift(item, i), V combine(a, b) (associative),
- * NeslOpt<V> init() (the prefix of tile 0), and store(i, excl, item) with
- * excl the combination of all earlier elements' values after init.  Tiles
- * are taken in launch order (a counter), so a tile's predecessors are
- * running or done and the look-back always finishes. ---- */
-template <class P> struct NeslCombC {
-    const P *p;
-    template <class V> __device__ V operator()(const V &a, const V &b) const { return p->combine(a, b); }
-};
-
-template <class P, class Item, class V>
-__global__ void nesl_k_scan(P p, int64_t n, V *aggs, V *incls, int *flags, unsigned *tiles)
-{
-    NeslCombC<P> c = { &p };
-    __shared__ unsigned s_tile;
-    __shared__ V s_pv;
-    __shared__ int s_pok;
-    if (threadIdx.x == 0) s_tile = atomicAdd(tiles, 1u);
-    __syncthreads();
-    int64_t tile = s_tile, lo = tile * NESL_TILE + (int64_t)threadIdx.x * NESL_ITEMS;
-    Item items[NESL_ITEMS];
-    NeslOpt<V> t;
-    t.ok = 0;
-#pragma unroll
-    for (int k = 0; k < NESL_ITEMS; k++) {
-        int64_t i = lo + k;
-        if (i < n) {
-            items[k] = p.load(i);
-            V v = p.lift(items[k], i);
-            t.v = t.ok ? p.combine(t.v, v) : v;
-            t.ok = 1;
-        }
-    }
-    NeslOpt<V> excl, agg;
-    nesl_block_scan(t, c, &excl, &agg);
-    if (tile == 0) {
-        if (threadIdx.x == 0) {
-            NeslOpt<V> prefix = p.init();
-            incls[0] = prefix.ok ? p.combine(prefix.v, agg.v) : agg.v;
-            __threadfence();
-            atomicExch(flags, 2);
-            s_pv = prefix.v;
-            s_pok = prefix.ok;
-        }
-    } else if (threadIdx.x < 32) {
-        /* warp 0 publishes the aggregate, then looks back 32 tiles at a
-         * time: lane l reads tile k - l; the window is folded up to the
-         * nearest tile with an inclusive prefix (flag 2), in tile order */
-        int lane = threadIdx.x;
-        if (lane == 0) {
-            aggs[tile] = agg.v;
-            __threadfence();
-            atomicExch(flags + tile, 1);
-        }
-        NeslOpt<V> prefix;
-        prefix.ok = 0;
-        for (int64_t k = tile - 1;; k -= 32) {
-            int64_t mine = k - lane;
-            int f = 3;   /* before tile 0: no value */
-            if (mine >= 0)
-                while ((f = *(volatile int *)(flags + mine)) == 0) { }
-            __threadfence();
-            unsigned incl = __ballot_sync(0xffffffffu, f == 2);
-            int stop = incl ? __ffs(incl) - 1 : 31;   /* the window ends at the nearest inclusive tile */
-            NeslOpt<V> w;
-            w.ok = lane <= stop && f != 3;
-            if (w.ok) w.v = nesl_ld_volatile(f == 2 ? incls + mine : aggs + mine);
-            /* fold in tile order: lane 31 first, so reverse the lanes */
-            NeslOpt<V> r;
-            r.v = nesl_shfl_idx(w.v, 31 - lane);
-            r.ok = __shfl_sync(0xffffffffu, w.ok, 31 - lane);
-            r = nesl_warp_reduce(r, c);
-            r.v = nesl_shfl_idx(r.v, 0);
-            r.ok = __shfl_sync(0xffffffffu, r.ok, 0);
-            if (r.ok) {
-                prefix.v = prefix.ok ? p.combine(r.v, prefix.v) : r.v;
-                prefix.ok = 1;
-            }
-            if (incl) break;
-        }
-        if (lane == 0) {
-            incls[tile] = prefix.ok ? p.combine(prefix.v, agg.v) : agg.v;
-            __threadfence();
-            atomicExch(flags + tile, 2);
-            s_pv = prefix.v;
-            s_pok = prefix.ok;
-        }
-    }
-    __syncthreads();
-    NeslOpt<V> run;
-    run.ok = s_pok;
-    if (run.ok) run.v = s_pv;
-    if (excl.ok) {
-        run.v = run.ok ? p.combine(run.v, excl.v) : excl.v;
-        run.ok = 1;
-    }
-#pragma unroll
-    for (int k = 0; k < NESL_ITEMS; k++) {
-        int64_t i = lo + k;
-        if (i < n) {
-            p.store(i, run, items[k]);
-            V v = p.lift(items[k], i);
-            run.v = run.ok ? p.combine(run.v, v) : v;
-            run.ok = 1;
-        }
-    }
-}
-
-template <class P, class Item, class V> static void nesl_cu_scan_run(NeslRt *rt, const P &p, int64_t n, const char *what)
-{
-    if (n <= 0) return;
-    int64_t ntiles = (n + NESL_TILE - 1) / NESL_TILE;
-    if (ntiles > 0xffffffffLL) nesl_fail(rt, "%s: too many elements (%lld)", what, (long long)n);
-    V *aggs = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
-    V *incls = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
-    int *flags = (int *)nesl_cu_tmp(rt, sizeof(int) * (size_t)ntiles, true);
-    unsigned *tiles = (unsigned *)nesl_cu_tmp(rt, sizeof(unsigned), true);
-    nesl_k_scan<P, Item, V><<<(unsigned)ntiles, NESL_BLOCK>>>(p, n, aggs, incls, flags, tiles);
-    nesl_cu_launched(rt, what);
-}
-
-/* Sequential SCAN for an operator that can fail. */
-template <class S, class R> __global__ void nesl_k_scan_seq(S s, int64_t n, R ident, NeslDErr *e)
-{
-    R acc = ident;
-    for (int64_t i = 0; i < n; i++) {
-        R x = s.pull(i, e);
-        s.store(i, acc);
-        acc = s.op(acc, x, i, e);
-    }
-}
-
-/* SCAN: out[i] = ident ⊕ x0 ⊕ ... ⊕ x(i-1) */
-template <class S, class R> struct NeslScanP {
-    S s;
-    R ident;
-    NeslDErr *e;
-    __device__ R load(int64_t i) const { return s.pull(i, e); }
-    __device__ R lift(const R &x, int64_t) const { return x; }
-    __device__ R combine(const R &a, const R &b) const { return s.op(a, b, 0, e); }
-    __device__ NeslOpt<R> init() const { NeslOpt<R> o; o.v = ident; o.ok = 1; return o; }
-    __device__ void store(int64_t i, const NeslOpt<R> &ex, const R &) const { s.store(i, ex.v); }
-};
-
-template <class S, class R> static void nesl_cu_scan(NeslRt *rt, const S &s, int64_t n, const R &ident, bool seq)
-{
-    if (n <= 0) return;
-    NeslDErr *e = nesl_cu_derr(rt);
-    if (seq) {
-        nesl_k_scan_seq<S, R><<<1, 1>>>(s, n, ident, e);
-        nesl_cu_launched(rt, "SCAN");
-        return;
-    }
-    NeslScanP<S, R> p = { s, ident, e };
-    nesl_cu_scan_run<NeslScanP<S, R>, R, R>(rt, p, n, "SCAN");
-}
-
-/* ---- FILTER, PARTITION (and their SEG_ forms): a scan of the kept
- * counts; kept elements go to out_t[count before], the others (PARTITION)
- * to out_f[i - count before]; pre (SEG_ forms) gets the exclusive counts
- * at every position 0..n, for the new segment lengths ---- */
-template <class R> struct NeslFItem { R x; int keep; };
-
-template <class S, class R, bool PART> struct NeslFilterP {
-    S s;
-    NeslDErr *e;
-    int32_t *pre;
-    long long *total;
-    int64_t n;
-    __device__ NeslFItem<R> load(int64_t i) const
-    {
-        NeslFItem<R> t;
-        t.x = s.pull(i, e);
-        t.keep = s.pred(t.x, i, e) ? 1 : 0;
-        return t;
-    }
-    __device__ long long lift(const NeslFItem<R> &t, int64_t) const { return t.keep; }
-    __device__ long long combine(long long a, long long b) const { return a + b; }
-    __device__ NeslOpt<long long> init() const { NeslOpt<long long> o; o.v = 0; o.ok = 1; return o; }
-    __device__ void store(int64_t i, const NeslOpt<long long> &ex, const NeslFItem<R> &t) const
-    {
-        if (t.keep) s.store(ex.v, t.x);
-        else if constexpr (PART) s.store_f(i - ex.v, t.x);
-        if (pre) pre[i] = (int32_t)ex.v;
-        if (i == n - 1) {
-            *total = ex.v + t.keep;
-            if (pre) pre[n] = (int32_t)(ex.v + t.keep);
-        }
-    }
-};
-
-/* Returns the number of kept elements (copied to the host). */
-template <bool PART, class S> static int64_t nesl_cu_filter(NeslRt *rt, const S &s, int64_t n, int32_t *pre)
-{
-    typedef decltype(s.pull(0, (NeslDErr *)0)) R;
-    if (n <= 0) {
-        if (pre) cudaMemset(pre, 0, sizeof(int32_t));
-        return 0;
-    }
-    long long *total = (long long *)nesl_cu_tmp(rt, sizeof(long long), false), h;
-    NeslFilterP<S, R, PART> p = { s, nesl_cu_derr(rt), pre, total, n };
-    nesl_cu_scan_run<NeslFilterP<S, R, PART>, NeslFItem<R>, long long>(rt, p, n, PART ? "PARTITION" : "FILTER");
-    nesl_cu_to_host(rt, &h, total, sizeof h);
-    return h;
-}
-
-/* New segment lengths of SEG_FILTER / SEG_PARTITION from the exclusive
- * kept counts pre[0..total]. */
-__global__ static void nesl_k_seg_lens(const int32_t *pre, const int64_t *offs, int64_t nsegs, int32_t *lt, int32_t *lf)
-{
-    int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < nsegs; g += stride) {
-        int32_t k = pre[offs[g + 1]] - pre[offs[g]];
-        lt[g] = k;
-        if (lf) lf[g] = (int32_t)(offs[g + 1] - offs[g]) - k;
-    }
-}
-
-static inline void nesl_cu_seg_lens(NeslRt *rt, const int32_t *pre, const int64_t *offs, int64_t nsegs, int32_t *lt, int32_t *lf)
-{
-    if (nsegs <= 0) return;
-    int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_lens, (nsegs + NESL_BLOCK - 1) / NESL_BLOCK);
-    nesl_k_seg_lens<<<(unsigned)grid, NESL_BLOCK>>>(pre, offs, nsegs, lt, lf);
-    nesl_cu_launched(rt, "SEG_FILTER");
 }
 
 /* ---- PERMUTE, SEG_PERMUTE: pass 1 computes and checks each target and
@@ -645,94 +422,6 @@ static void nesl_cu_permute(NeslRt *rt, const S &s, int64_t n, bool pull_first, 
     nesl_cu_launched(rt, what);
 }
 
-/* ---- SEG_SCAN, SEG_REDUCE: one flat scan with the segmented operator
- * (a head flag restarts the fold: (h1, a) ⊕ (h2, b) = h2 ? (h2, b) :
- * (h1, a ⊕ b)), which is associative; the identity is applied once per
- * segment, at its start ---- */
-template <class R> struct NeslSegV { R v; int head; };
-template <class R> struct NeslSegItem { R x; int head, last; int32_t g; };
-
-template <class S, class R> struct NeslSegP {
-    S s;
-    R ident;
-    NeslDErr *e;
-    const int64_t *offs;
-    const int32_t *segids;
-    bool scan;
-    __device__ NeslSegItem<R> load(int64_t i) const
-    {
-        NeslSegItem<R> t;
-        t.x = s.pull(i, e);
-        t.g = segids[i];
-        t.head = offs[t.g] == i;
-        t.last = offs[t.g + 1] == i + 1;
-        return t;
-    }
-    __device__ NeslSegV<R> lift(const NeslSegItem<R> &t, int64_t) const { NeslSegV<R> v; v.v = t.x; v.head = t.head; return v; }
-    __device__ NeslSegV<R> combine(const NeslSegV<R> &a, const NeslSegV<R> &b) const
-    {
-        if (b.head) return b;
-        NeslSegV<R> r;
-        r.v = s.op(a.v, b.v, 0, e);
-        r.head = a.head;
-        return r;
-    }
-    __device__ NeslOpt<NeslSegV<R> > init() const { NeslOpt<NeslSegV<R> > o; o.ok = 0; return o; }
-    __device__ void store(int64_t i, const NeslOpt<NeslSegV<R> > &ex, const NeslSegItem<R> &t) const
-    {
-        if (scan) {
-            s.store(i, t.head ? ident : s.op(ident, ex.v.v, 0, e));
-        } else if (t.last) {
-            R in = t.head ? t.x : s.op(ex.v.v, t.x, 0, e);
-            s.store(t.g, s.op(ident, in, 0, e));
-        }
-    }
-};
-
-/* Empty segments reduce to the identity. */
-template <class S, class R> __global__ void nesl_k_seg_fill(S s, int64_t nsegs, const int64_t *offs, R ident)
-{
-    int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < nsegs; g += stride)
-        if (offs[g] == offs[g + 1]) s.store(g, ident);
-}
-
-/* Sequential segmented fold (an operator that can fail): one thread per segment. */
-template <class S, class R>
-__global__ void nesl_k_seg_seq(S s, int64_t nsegs, const int64_t *offs, R ident, bool scan, NeslDErr *e)
-{
-    int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < nsegs; g += stride) {
-        R acc = ident;
-        for (int64_t i = offs[g]; i < offs[g + 1]; i++) {
-            R x = s.pull(i, e);
-            if (scan) s.store(i, acc);
-            acc = s.op(acc, x, i, e);
-        }
-        if (!scan) s.store(g, acc);
-    }
-}
-
-template <class S, class R>
-static void nesl_cu_seg_fold(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, const int64_t *offs, const int32_t *segids,
-                             const R &ident, bool scan, bool seq)
-{
-    const char *what = scan ? "SEG_SCAN" : "SEG_REDUCE";
-    NeslDErr *e = nesl_cu_derr(rt);
-    if (seq) {
-        if (nsegs <= 0) return;
-        int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_seq<S, R>, (nsegs + NESL_BLOCK - 1) / NESL_BLOCK);
-        nesl_k_seg_seq<S, R><<<(unsigned)grid, NESL_BLOCK>>>(s, nsegs, offs, ident, scan, e);
-        nesl_cu_launched(rt, what);
-        return;
-    }
-    if (!scan && nsegs > 0) {
-        int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_fill<S, R>, (nsegs + NESL_BLOCK - 1) / NESL_BLOCK);
-        nesl_k_seg_fill<S, R><<<(unsigned)grid, NESL_BLOCK>>>(s, nsegs, offs, ident);
-        nesl_cu_launched(rt, what);
-    }
-    NeslSegP<S, R> p = { s, ident, e, offs, segids, scan };
-    nesl_cu_scan_run<NeslSegP<S, R>, NeslSegItem<R>, NeslSegV<R> >(rt, p, n, what);
-}
+#include "nesl_cuda_scan.cuh"
 
 #endif

@@ -1,18 +1,27 @@
-/* skel_bench.cu — a first look at the CUDA skeletons' speed (doc/codegen.md):
- * MAP, REDUCE, SCAN, FILTER, SEG_REDUCE, SEG_SCAN on int32 through the
- * templates of rt/nesl_cuda.cuh, with functors shaped as nesslc generates
- * them, against a device-to-device copy and CUB's device-wide equivalents.
- * Timed with CUDA events after a warm-up; prints GB/s (bytes read + written).
+/* skel_bench.cu — checks and times the CUDA skeletons (doc/codegen.md,
+ * "Speed"): the templates of rt/nesl_cuda.cuh called with functors shaped
+ * as nesslc generates them, against a CPU reference (correctness, fresh
+ * random data, many sizes) and against a device-to-device copy and CUB's
+ * device-wide equivalents (speed: CUDA events, warm-up, median of 25).
+ * GB/s count bytes read + written once.  Exit status 1 if a check fails.
  *
  *   nvcc -O3 -std=c++17 -arch=sm_90 -Irt bench/cuda/skel_bench.cu \
- *        -Lbuild/lib -lnesl_rt_cuda -o skel_bench && ./skel_bench 26 28 */
+ *        -Lbuild/lib -lnesl_rt_cuda -o skel_bench
+ *   ./skel_bench                # correctness only
+ *   ./skel_bench nocheck 28     # timings only
+ *   ./skel_bench 26 28          # correctness, then timings at 2^26, 2^28 */
 #include <cub/cub.cuh>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <algorithm>
+#include <random>
 #include <vector>
 #include "nesl_rt.h"
 #include "nesl_cuda.cuh"
 
+/* ---- functors shaped like the generated ones ---- */
 struct R { int32_t c0; };
 struct MapS {
     const int32_t *x; int32_t *y;
@@ -26,124 +35,298 @@ struct FoldS {
     __device__ void store(int64_t i, const R &r) const { y[i] = r.c0; }
 };
 struct FiltS {
-    const int32_t *x; int32_t *y;
+    const int32_t *x; int32_t *y, *yf;
     __device__ R pull(int64_t it, NeslDErr *) const { R r; r.c0 = x[it]; return r; }
     __device__ bool pred(const R &v, int64_t, NeslDErr *) const { return (v.c0 & 1) == 0; }
     __device__ void store(int64_t i, const R &r) const { y[i] = r.c0; }
+    __device__ void store_f(int64_t i, const R &r) const { yf[i] = r.c0; }
+};
+/* affine maps x -> a*x + b composed left to right: associative, not
+ * commutative, two components (the look-back's flag + value path) */
+struct RA { int32_t c0, c1; };
+struct AffS {
+    const int32_t *x; int32_t *y0, *y1;
+    __device__ RA pull(int64_t it, NeslDErr *) const { RA r; r.c0 = x[it] | 1; r.c1 = x[it] >> 3; return r; }
+    __device__ RA op(const RA &a, const RA &b, int64_t, NeslDErr *) const
+    {
+        RA r; r.c0 = nesl_imul(a.c0, b.c0); r.c1 = nesl_iadd(nesl_imul(a.c1, b.c0), b.c1); return r;
+    }
+    __device__ void store(int64_t i, const RA &r) const { y0[i] = r.c0; y1[i] = r.c1; }
+};
+struct RD { double c0; };
+struct FSumS {
+    const int32_t *x; double *y;
+    __device__ RD pull(int64_t it, NeslDErr *) const { RD r; r.c0 = x[it] * 0.001 + 0.1; return r; }
+    __device__ RD op(const RD &a, const RD &b, int64_t, NeslDErr *) const { RD r; r.c0 = a.c0 + b.c0; return r; }
+    __device__ void store(int64_t i, const RD &r) const { y[i] = r.c0; }
 };
 struct Even { __device__ bool operator()(int32_t v) const { return (v & 1) == 0; } };
 
-static cudaEvent_t t0, t1;
-template <class F> static double timeit(F f, int reps = 10)
+static int failures = 0;
+#define CHECK(c, ...) do { if (!(c)) { printf("  FAIL: " __VA_ARGS__); printf("\n"); failures++; } } while (0)
+#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { printf("CUDA error %s at %s:%d\n", cudaGetErrorString(e_), __FILE__, __LINE__); exit(2); } } while (0)
+
+static std::mt19937_64 rng(12345);
+static std::vector<int32_t> rand_ints(int64_t n)
 {
-    f(); f();
-    cudaEventRecord(t0);
-    for (int i = 0; i < reps; i++) f();
-    cudaEventRecord(t1);
-    cudaEventSynchronize(t1);
-    float ms;
-    cudaEventElapsedTime(&ms, t0, t1);
-    return ms / reps / 1e3;
+    std::vector<int32_t> h(n);
+    for (auto &v : h) v = (int32_t)(rng() >> 33) - (1 << 29);
+    return h;
+}
+template <class T> static std::vector<T> down(const T *d, int64_t n)
+{
+    std::vector<T> h(n);
+    if (n) CK(cudaMemcpy(h.data(), d, sizeof(T) * n, cudaMemcpyDeviceToHost));
+    return h;
+}
+template <class T> static T *poisoned(NeslRt *rt, int64_t n)
+{
+    T *p = (T *)nesl_cu_tmp(rt, sizeof(T) * (size_t)(n + 1), false);
+    CK(cudaMemset(p, 0xA5, sizeof(T) * (size_t)(n + 1)));
+    return p;
+}
+static uint32_t wadd(uint32_t a, uint32_t b) { return a + b; }
+
+/* Segment lengths: kind 0 random 0..8 (empties), 1 mostly empty + few long,
+ * 2 one segment, 3 equal length `mean` */
+static std::vector<int32_t> seg_lens(int64_t n, int kind, int mean)
+{
+    std::vector<int32_t> l;
+    int64_t left = n;
+    while (left > 0) {
+        int64_t x = kind == 0 ? (int64_t)(rng() % 9) : kind == 1 ? (rng() % 4 ? 0 : (int64_t)(rng() % 20000)) : kind == 2 ? left : mean;
+        x = std::min(x, left);
+        l.push_back((int32_t)x);
+        left -= x;
+    }
+    if (kind != 3) for (int k = 0; k < 3; k++) l.push_back(0);   /* trailing empties */
+    if (n == 0) l.push_back(0);
+    return l;
 }
 
+static void check_size(NeslRt *rt, int64_t n)
+{
+    size_t mark = nesl_mark(rt);
+    std::vector<int32_t> h = rand_ints(n);
+    NeslVec *xv = nesl_vec_from_host(rt, NESL_INT, n, h.data());
+    const int32_t *xd = (const int32_t *)xv->data;
+    int32_t *y = poisoned<int32_t>(rt, n), *y2 = poisoned<int32_t>(rt, n);
+    R id = { 7 };
+    /* SCAN int + */
+    nesl_cu_scan<NESL_PAR>(rt, FoldS{ xd, y }, n, id);
+    {
+        auto o = down(y, n + 1);
+        uint32_t acc = 7;
+        int64_t bad = -1;
+        for (int64_t i = 0; i < n && bad < 0; i++) { if ((uint32_t)o[i] != acc) bad = i; acc = wadd(acc, h[i]); }
+        CHECK(bad < 0 && o[n] == (int32_t)0xA5A5A5A5, "SCAN + n=%lld at %lld", (long long)n, (long long)bad);
+    }
+    /* SCAN of affine maps (non-commutative, 8-byte values) */
+    RA aid = { 1, 0 };
+    nesl_cu_scan<NESL_PAR>(rt, AffS{ xd, y, y2 }, n, aid);
+    {
+        auto o0 = down(y, n), o1 = down(y2, n);
+        uint32_t a = 1, b = 0;
+        int64_t bad = -1;
+        for (int64_t i = 0; i < n && bad < 0; i++) {
+            if ((uint32_t)o0[i] != a || (uint32_t)o1[i] != b) bad = i;
+            uint32_t xa = (uint32_t)(h[i] | 1), xb = (uint32_t)(h[i] >> 3);
+            b = b * xa + xb;
+            a = a * xa;
+        }
+        CHECK(bad < 0, "SCAN affine n=%lld at %lld", (long long)n, (long long)bad);
+    }
+    /* SCAN float +, fixed grouping: close to the sequential sum, bitwise
+     * the same run to run */
+    {
+        double *fy = poisoned<double>(rt, n);
+        RD fid = { 0.5 };
+        nesl_cu_scan<NESL_FIXED>(rt, FSumS{ xd, fy }, n, fid);
+        auto o = down(fy, n);
+        nesl_cu_scan<NESL_FIXED>(rt, FSumS{ xd, fy }, n, fid);
+        auto o2 = down(fy, n);
+        double acc = 0.5, worst = 0;
+        for (int64_t i = 0; i < n; i++) {
+            worst = std::max(worst, fabs(o[i] - acc) / std::max(1.0, fabs(acc)));
+            acc += h[i] * 0.001 + 0.1;
+        }
+        CHECK(worst < 1e-9 && memcmp(o.data(), o2.data(), sizeof(double) * n) == 0, "SCAN float n=%lld err %g", (long long)n, worst);
+    }
+    /* FILTER, PARTITION, SEG_FILTER's counts */
+    for (int part = 0; part < 2; part++) {
+        int32_t *pre = poisoned<int32_t>(rt, n);
+        FiltS fs = { xd, y, y2 };
+        int64_t k = part ? nesl_cu_filter<true>(rt, fs, n, pre) : nesl_cu_filter<false>(rt, fs, n, pre);
+        std::vector<int32_t> t, f, p;
+        for (int64_t i = 0; i < n; i++) { p.push_back((int32_t)t.size()); ((h[i] & 1) == 0 ? t : f).push_back(h[i]); }
+        p.push_back((int32_t)t.size());
+        auto ot = down(y, (int64_t)t.size()), of = down(y2, (int64_t)f.size()), op = down(pre, n + 1);
+        CHECK(k == (int64_t)t.size() && ot == t && (!part || of == f) && op == p, "%s n=%lld kept %lld of %zu", part ? "PARTITION" : "FILTER",
+              (long long)n, (long long)k, t.size());
+    }
+    /* SEG_REDUCE, SEG_SCAN (int +, affine, float fixed) on several segment shapes */
+    for (int kind = 0; kind < 3; kind++) {
+        auto lens = seg_lens(n, kind, 0);
+        int64_t ns = (int64_t)lens.size();
+        NeslSd *sd = nesl_make_sd(rt, nesl_vec_from_host(rt, NESL_INT, ns, lens.data()));
+        const int64_t *offs = nesl_sd_offs(rt, sd);
+        std::vector<int64_t> off(ns + 1, 0);
+        for (int64_t g = 0; g < ns; g++) off[g + 1] = off[g] + lens[g];
+        int32_t *sr = poisoned<int32_t>(rt, ns), *sr2 = poisoned<int32_t>(rt, ns);
+        nesl_cu_seg_fold<NESL_PAR>(rt, FoldS{ xd, sr }, n, ns, offs, id, false);
+        nesl_cu_seg_fold<NESL_PAR>(rt, FoldS{ xd, y }, n, ns, offs, id, true);
+        auto orr = down(sr, ns), osc = down(y, n);
+        int64_t bad = -1, bads = -1;
+        for (int64_t g = 0; g < ns; g++) {
+            uint32_t acc = 7;
+            for (int64_t i = off[g]; i < off[g + 1]; i++) { if ((uint32_t)osc[i] != acc && bads < 0) bads = i; acc = wadd(acc, h[i]); }
+            if ((uint32_t)orr[g] != acc && bad < 0) bad = g;
+        }
+        CHECK(bad < 0 && bads < 0, "SEG + kind %d n=%lld nsegs=%lld reduce bad seg %lld scan bad elt %lld", kind, (long long)n, (long long)ns,
+              (long long)bad, (long long)bads);
+        nesl_cu_seg_fold<NESL_PAR>(rt, AffS{ xd, sr, sr2 }, n, ns, offs, aid, false);
+        auto a0 = down(sr, ns), a1 = down(sr2, ns);
+        bad = -1;
+        for (int64_t g = 0; g < ns; g++) {
+            uint32_t a = 1, b = 0;
+            for (int64_t i = off[g]; i < off[g + 1]; i++) { uint32_t xa = (uint32_t)(h[i] | 1), xb = (uint32_t)(h[i] >> 3); b = b * xa + xb; a *= xa; }
+            if (((uint32_t)a0[g] != a || (uint32_t)a1[g] != b) && bad < 0) bad = g;
+        }
+        CHECK(bad < 0, "SEG_REDUCE affine kind %d n=%lld bad seg %lld", kind, (long long)n, (long long)bad);
+        double *fy = poisoned<double>(rt, n), *fr = poisoned<double>(rt, ns);
+        RD fid = { 0.25 };
+        nesl_cu_seg_fold<NESL_FIXED>(rt, FSumS{ xd, fy }, n, ns, offs, fid, true);
+        nesl_cu_seg_fold<NESL_FIXED>(rt, FSumS{ xd, fr }, n, ns, offs, fid, false);
+        auto fo = down(fy, n), fro = down(fr, ns);
+        double worst = 0;
+        for (int64_t g = 0; g < ns; g++) {
+            double acc = 0.25;
+            for (int64_t i = off[g]; i < off[g + 1]; i++) {
+                worst = std::max(worst, fabs(fo[i] - acc) / std::max(1.0, fabs(acc)));
+                acc += h[i] * 0.001 + 0.1;
+            }
+            worst = std::max(worst, fabs(fro[g] - acc) / std::max(1.0, fabs(acc)));
+        }
+        CHECK(worst < 1e-9, "SEG float kind %d n=%lld err %g", kind, (long long)n, worst);
+    }
+    CK(cudaDeviceSynchronize());
+    nesl_release(rt, mark, 0);
+}
+
+/* ---- timing ---- */
+template <class F> static double median_s(F f, int reps = 25)
+{
+    static cudaEvent_t a, b;
+    if (!a) { cudaEventCreate(&a); cudaEventCreate(&b); }
+    f(); f(); f();
+    std::vector<float> ms;
+    for (int i = 0; i < reps; i++) {
+        cudaEventRecord(a);
+        f();
+        cudaEventRecord(b);
+        cudaEventSynchronize(b);
+        float t;
+        cudaEventElapsedTime(&t, a, b);
+        ms.push_back(t);
+    }
+    CK(cudaGetLastError());
+    std::sort(ms.begin(), ms.end());
+    return ms[reps / 2] / 1e3;
+}
+
+static double copy_gbs;
 static void row(const char *what, int lg, double bytes, double ours, double cub)
 {
-    printf("%-22s 2^%d  ours %8.3f ms %7.1f GB/s", what, lg, ours * 1e3, bytes / ours / 1e9);
-    if (cub > 0) printf("   CUB %8.3f ms %7.1f GB/s   ours/CUB %.2f", cub * 1e3, bytes / cub / 1e9, ours / cub);
+    double g = bytes / ours / 1e9;
+    printf("%-20s 2^%d  ours %8.3f ms %7.1f GB/s (%3.0f%% of copy)", what, lg, ours * 1e3, g, 100 * g / copy_gbs);
+    if (cub > 0) printf("  CUB %8.3f ms %7.1f GB/s  ours/CUB %.2f", cub * 1e3, bytes / cub / 1e9, ours / cub);
     printf("\n");
+}
+
+static void bench(NeslRt *rt, int lg)
+{
+    int64_t n = (int64_t)1 << lg;
+    size_t mark = nesl_mark(rt);
+    std::vector<int32_t> h = rand_ints(n);
+    NeslVec *x = nesl_vec_from_host(rt, NESL_INT, n, h.data());
+    const int32_t *xd = (const int32_t *)x->data;
+    int32_t *yd = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)n, false), *y2 = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)n, false);
+    double B = 4.0 * n;
+    double cp = median_s([&] { cudaMemcpyAsync(yd, xd, B, cudaMemcpyDeviceToDevice); });
+    copy_gbs = 2 * B / cp / 1e9;
+    printf("%-20s 2^%d  %8.3f ms %7.1f GB/s (read + write)\n", "copy", lg, cp * 1e3, copy_gbs);
+    size_t tb = 0, t2 = 0;
+    int32_t *o = (int32_t *)nesl_cu_tmp(rt, 64, false);
+    int64_t *no = (int64_t *)nesl_cu_tmp(rt, 64, false);
+    cub::DeviceReduce::Sum(NULL, tb, xd, o, n);
+    cub::DeviceScan::ExclusiveSum(NULL, t2, xd, yd, n); tb = std::max(tb, t2);
+    cub::DeviceSelect::If(NULL, t2, xd, yd, no, n, Even()); tb = std::max(tb, t2);
+    cub::DevicePartition::If(NULL, t2, xd, yd, no, n, Even()); tb = std::max(tb, t2);
+    void *tmp = nesl_cu_tmp(rt, tb + 16, false);
+    R id = { 0 };
+    double ours = median_s([&] { nesl_cu_map(rt, MapS{ xd, yd }, n); });
+    row("MAP x+1", lg, 2 * B, ours, cp);
+    ours = median_s([&] { (void)nesl_cu_reduce<NESL_PAR>(rt, FoldS{ xd, yd }, n, id); });
+    double cub = median_s([&] { size_t b = tb; int32_t r; cub::DeviceReduce::Sum(tmp, b, xd, o, n); cudaMemcpy(&r, o, 4, cudaMemcpyDeviceToHost); });
+    row("REDUCE + (to host)", lg, B, ours, cub);
+    ours = median_s([&] { nesl_cu_scan<NESL_PAR>(rt, FoldS{ xd, yd }, n, id); });
+    cub = median_s([&] { size_t b = tb; cub::DeviceScan::ExclusiveSum(tmp, b, xd, yd, n); });
+    row("SCAN + exclusive", lg, 2 * B, ours, cub);
+    RD fid = { 0 };
+    double *fd = (double *)nesl_cu_tmp(rt, 8 * (size_t)n, false);
+    ours = median_s([&] { nesl_cu_scan<NESL_FIXED>(rt, FSumS{ xd, fd }, n, fid); });
+    row("SCAN float (fixed)", lg, 3 * B, ours, 0);
+    int64_t kept = 0;
+    FiltS fs = { xd, yd, y2 };
+    ours = median_s([&] { kept = nesl_cu_filter<false>(rt, fs, n, (int32_t *)NULL); });
+    cub = median_s([&] { size_t b = tb; int64_t k; cub::DeviceSelect::If(tmp, b, xd, yd, no, n, Even()); cudaMemcpy(&k, no, 8, cudaMemcpyDeviceToHost); });
+    row("FILTER even", lg, B + 4.0 * kept, ours, cub);
+    ours = median_s([&] { kept = nesl_cu_filter<true>(rt, fs, n, (int32_t *)NULL); });
+    cub = median_s([&] { size_t b = tb; int64_t k; cub::DevicePartition::If(tmp, b, xd, yd, no, n, Even()); cudaMemcpy(&k, no, 8, cudaMemcpyDeviceToHost); });
+    row("PARTITION even", lg, 2 * B, ours, cub);
+    for (int mean : { 4, 1000000 }) {
+        auto lens = seg_lens(n, 3, mean);
+        int64_t ns = (int64_t)lens.size();
+        NeslSd *sd = nesl_make_sd(rt, nesl_vec_from_host(rt, NESL_INT, ns, lens.data()));
+        const int64_t *offs = nesl_sd_offs(rt, sd);
+        const int32_t *ids = nesl_sd_segids(rt, sd);   /* CUB's scan-by-key keys */
+        int32_t *sr = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)ns, false);
+        ours = median_s([&] { nesl_cu_seg_fold<NESL_PAR>(rt, FoldS{ xd, sr }, n, ns, offs, id, false); });
+        size_t b = 0;
+        cub::DeviceSegmentedReduce::Sum(NULL, b, xd, sr, (int)ns, offs, offs + 1);
+        void *st = nesl_cu_tmp(rt, b + 16, false);
+        cub = median_s([&] { size_t bb = b; cub::DeviceSegmentedReduce::Sum(st, bb, xd, sr, (int)ns, offs, offs + 1); });
+        char name[64];
+        snprintf(name, sizeof name, "SEG_REDUCE mean %d", mean);
+        row(name, lg, B + 4.0 * ns, ours, cub);
+        ours = median_s([&] { nesl_cu_seg_fold<NESL_PAR>(rt, FoldS{ xd, yd }, n, ns, offs, id, true); });
+        size_t b2 = 0;
+        cub::DeviceScan::ExclusiveSumByKey(NULL, b2, ids, xd, yd, (int)n);
+        void *st2 = nesl_cu_tmp(rt, b2 + 16, false);
+        cub = median_s([&] { size_t bb = b2; cub::DeviceScan::ExclusiveSumByKey(st2, bb, ids, xd, yd, (int)n); });
+        snprintf(name, sizeof name, "SEG_SCAN mean %d", mean);
+        row(name, lg, 2 * B, ours, cub);
+    }
+    CK(cudaDeviceSynchronize());
+    nesl_release(rt, mark, 0);
 }
 
 int main(int argc, char **argv)
 {
     char *av[] = { argv[0] };
     NeslRt *rt = nesl_rt_new(1, av, 0, NULL);
-    cudaEventCreate(&t0);
-    cudaEventCreate(&t1);
     cudaDeviceProp p;
-    cudaGetDeviceProperties(&p, 0);
-    printf("device: %s\n", p.name);
-    for (int a = 1; a < argc; a++) {
-        int lg = atoi(argv[a]);
-        int64_t n = (int64_t)1 << lg;
-        size_t mark = nesl_mark(rt);
-        std::vector<int32_t> h(n);
-        for (int64_t i = 0; i < n; i++) h[i] = (int32_t)((i * 2654435761u) >> 7) & 1023;
-        NeslVec *x = nesl_vec_from_host(rt, NESL_INT, n, h.data());
-        NeslVec *y = nesl_vec_new(rt, NESL_INT, n);
-        const int32_t *xd = (const int32_t *)x->data;
-        int32_t *yd = (int32_t *)y->data;
-        double B = 4.0 * n;
-        double cp = timeit([&] { cudaMemcpyAsync(yd, xd, B, cudaMemcpyDeviceToDevice); });
-        printf("%-22s 2^%d  %8.3f ms %7.1f GB/s (read + write)\n", "copy", lg, cp * 1e3, 2 * B / cp / 1e9);
-        void *tmp = NULL;
-        size_t tb = 0, t2 = 0;
-        int32_t *o = (int32_t *)nesl_cu_tmp(rt, 64, false);
-        int64_t *no = (int64_t *)nesl_cu_tmp(rt, 64, false);
-        cub::DeviceReduce::Sum(NULL, tb, xd, o, n);
-        cub::DeviceScan::ExclusiveSum(NULL, t2, xd, yd, n); tb = t2 > tb ? t2 : tb;
-        cub::DeviceSelect::If(NULL, t2, xd, yd, no, n, Even()); tb = t2 > tb ? t2 : tb;
-        tmp = nesl_cu_tmp(rt, tb + 16, false);
-        MapS ms = { xd, yd };
-        FoldS fs = { xd, yd };
-        FiltS fl = { xd, yd };
-        R id = { 0 };
-        double ours = timeit([&] { nesl_cu_map(rt, ms, n); });
-        row("MAP x+1", lg, 2 * B, ours, cp);
-        int32_t check = 0;
-        ours = timeit([&] { check = nesl_cu_reduce(rt, fs, n, id, false).c0; });
-        double cub = timeit([&] { size_t b = tb; int32_t r; cub::DeviceReduce::Sum(tmp, b, xd, o, n); cudaMemcpy(&r, o, 4, cudaMemcpyDeviceToHost); });
-        int32_t ref = 0;
-        for (int64_t i = 0; i < n; i++) ref = (int32_t)((uint32_t)ref + (uint32_t)h[i]);
-        row("REDUCE + (to host)", lg, B, ours, cub);
-        if (check != ref) printf("  REDUCE WRONG: %d vs %d\n", check, ref);
-        ours = timeit([&] { nesl_cu_scan(rt, fs, n, id, false); });
-        cub = timeit([&] { size_t b = tb; cub::DeviceScan::ExclusiveSum(tmp, b, xd, yd, n); });
-        row("SCAN + (exclusive)", lg, 2 * B, ours, cub);
-        {
-            std::vector<int32_t> out(n);
-            cudaMemcpy(out.data(), yd, B, cudaMemcpyDeviceToHost);
-            int32_t acc = 0;
-            int64_t bad = -1;
-            for (int64_t i = 0; i < n && bad < 0; i++) {
-                if (out[i] != acc) bad = i;
-                acc = (int32_t)((uint32_t)acc + (uint32_t)h[i]);
-            }
-            if (bad >= 0) printf("  SCAN WRONG at %lld\n", (long long)bad);
-        }
-        int64_t kept = 0;
-        ours = timeit([&] { kept = nesl_cu_filter<false>(rt, fl, n, (int32_t *)NULL); });
-        cub = timeit([&] { size_t b = tb; int64_t k; cub::DeviceSelect::If(tmp, b, xd, yd, no, n, Even()); cudaMemcpy(&k, no, 8, cudaMemcpyDeviceToHost); });
-        row("FILTER even (to host)", lg, B + 4.0 * kept, ours, cub);
-        /* segmented: mean length 4 and 10^6 */
-        for (int mean : { 4, 1000000 }) {
-            int64_t ns = n / mean > 0 ? n / mean : 1;
-            std::vector<int32_t> lens(ns);
-            int64_t tot = 0;
-            for (int64_t g = 0; g < ns; g++) { lens[g] = (int32_t)(g + 1 < ns ? mean : n - tot); tot += lens[g]; }
-            NeslVec *lv = nesl_vec_from_host(rt, NESL_INT, ns, lens.data());
-            NeslSd *sd = nesl_make_sd(rt, lv);
-            const int64_t *offs = nesl_sd_offs(rt, sd);
-            const int32_t *ids = nesl_sd_segids(rt, sd);
-            NeslVec *sr = nesl_vec_new(rt, NESL_INT, ns);
-            FoldS ss = { xd, (int32_t *)sr->data };
-            ours = timeit([&] { nesl_cu_seg_fold(rt, ss, n, ns, offs, ids, id, false, false); });
-            size_t b = 0;
-            cub::DeviceSegmentedReduce::Sum(NULL, b, xd, (int32_t *)sr->data, (int)ns, offs, offs + 1);
-            void *st = nesl_cu_tmp(rt, b + 16, false);
-            cub = timeit([&] { size_t bb = b; cub::DeviceSegmentedReduce::Sum(st, bb, xd, (int32_t *)sr->data, (int)ns, offs, offs + 1); });
-            char name[64];
-            snprintf(name, sizeof name, "SEG_REDUCE mean %d", mean);
-            row(name, lg, B + 4.0 * ns, ours, cub);
-            FoldS sc = { xd, yd };
-            ours = timeit([&] { nesl_cu_seg_fold(rt, sc, n, ns, offs, ids, id, true, false); });
-            size_t b2 = 0;
-            cub::DeviceScan::ExclusiveSumByKey(NULL, b2, ids, xd, yd, (int)n);
-            void *st2 = nesl_cu_tmp(rt, b2 + 16, false);
-            cub = timeit([&] { size_t bb = b2; cub::DeviceScan::ExclusiveSumByKey(st2, bb, ids, xd, yd, (int)n); });
-            snprintf(name, sizeof name, "SEG_SCAN mean %d", mean);
-            row(name, lg, 2 * B, ours, cub);
-        }
-        nesl_release(rt, mark, 0);
+    CK(cudaGetDeviceProperties(&p, 0));
+    printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
+    const int64_t sizes[] = { 0, 1, 2, 33, 255, 4095, 4096, 4097, 12345, 65536 * 3 + 1, (1 << 20) + 7, 3000017, 20000003 };
+    bool check = true;
+    for (int a = 1; a < argc; a++) check = check && strcmp(argv[a], "nocheck");
+    if (check) {
+        for (int64_t n : sizes) check_size(rt, n);
+        printf("checks: %d failed\n", failures);
     }
-    return nesl_rt_free(rt);
+    for (int a = 1; a < argc; a++)
+        if (atoi(argv[a]) > 0) bench(rt, atoi(argv[a]));
+    nesl_rt_free(rt);
+    return failures ? 1 : 0;
 }
