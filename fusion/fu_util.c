@@ -51,100 +51,43 @@ Sym fu_fresh(Fu *F, NameSet *taken, Sym base)
 
 /* ------------------------------------------------------------------ free variables */
 
-typedef struct Fv { Fu *F; PtrVec bound; PtrVec *out; NameSet *all; } Fv;
+/* Names through lcu_names_*: free variables in order of first occurrence
+ * (out), or every name mentioned or bound (all). */
+typedef struct Names { Arena *a; PtrVec *out; NameSet *all; } Names;
 
-static bool bound_has(const PtrVec *v, Sym x)
+static void collect_name(void *ctx, Sym x, bool free)
 {
-    for (int i = v->len - 1; i >= 0; i--)
-        if (v->items[i] == x) return true;
-    return false;
+    Names *n = ctx;
+    if (n->all) { nameset_add(n->a, n->all, x); return; }
+    if (!free) return;
+    for (int i = 0; i < n->out->len; i++)
+        if (n->out->items[i] == x) return;
+    ptrvec_push(n->a, n->out, (void *)x);
 }
 
-static void fv_name(Fv *v, Sym x)
+void fu_free_vars_expr(Fu *F, const LcuExpr *e, PtrVec *out)
 {
-    if (v->all) { nameset_add(v->F->a, v->all, x); return; }
-    if (bound_has(&v->bound, x)) return;
-    for (int i = 0; i < v->out->len; i++)
-        if (v->out->items[i] == x) return;
-    ptrvec_push(v->F->a, v->out, (void *)x);
+    Names n = { F->a, out, NULL };
+    lcu_names_expr(F->a, e, collect_name, &n);
 }
 
-static void fv_bind(Fv *v, int n, const Sym *xs)
+void fu_free_vars_thunk(Fu *F, const LcuThunk *t, PtrVec *out)
 {
-    for (int i = 0; i < n; i++) {
-        ptrvec_push(v->F->a, &v->bound, (void *)xs[i]);
-        if (v->all) nameset_add(v->F->a, v->all, xs[i]);
-    }
+    Names n = { F->a, out, NULL };
+    lcu_names_thunk(F->a, t, collect_name, &n);
 }
 
-static void fv_expr(Fv *v, const LcuExpr *e);
-
-static void fv_thunk(Fv *v, const LcuThunk *t)
+void fu_free_vars_arg(Fu *F, const LcuArg *g, PtrVec *out)
 {
-    int mark = v->bound.len;
-    fv_bind(v, t->nparams, t->params);
-    fv_expr(v, t->body);
-    v->bound.len = mark;
+    Names n = { F->a, out, NULL };
+    lcu_names_arg(F->a, g, collect_name, &n);
 }
 
-static void fv_arg(Fv *v, const LcuArg *g)
+void fu_all_names_expr(Fu *F, const LcuExpr *e, NameSet *s)
 {
-    switch (g->kind) {
-    case LA_THUNK: fv_thunk(v, g->u.thunk); return;
-    case LA_EXPR: fv_expr(v, g->u.expr); return;
-    }
+    Names n = { F->a, NULL, s };
+    lcu_names_expr(F->a, e, collect_name, &n);
 }
-
-static void fv_expr(Fv *v, const LcuExpr *e)
-{
-    int mark = v->bound.len;
-    switch (e->kind) {
-    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_STRING:
-        return;
-    case LE_VAR: fv_name(v, e->u.var); return;
-    case LE_TUPLE: case LE_VECLIT:
-        for (int i = 0; i < e->u.tuple.n; i++) fv_expr(v, e->u.tuple.elems[i]);
-        return;
-    case LE_LET:
-        fv_expr(v, e->u.let.bind->rhs);
-        fv_bind(v, e->u.let.bind->nvars, e->u.let.bind->vars);
-        fv_expr(v, e->u.let.body);
-        v->bound.len = mark;
-        return;
-    case LE_IF:
-        fv_expr(v, e->u.if_.cond);
-        fv_expr(v, e->u.if_.then_e);
-        fv_expr(v, e->u.if_.else_e);
-        return;
-    case LE_BINOP: fv_expr(v, e->u.bin.l); fv_expr(v, e->u.bin.r); return;
-    case LE_UNOP: fv_expr(v, e->u.un.e); return;
-    case LE_INDEX: fv_name(v, e->u.index.vec); fv_expr(v, e->u.index.idx); return;
-    case LE_LEN: fv_name(v, e->u.len.vec); return;
-    case LE_RUN: case LE_CALL:
-        for (int i = 0; i < e->u.call.nargs; i++) fv_expr(v, e->u.call.args[i]);
-        return;
-    case LE_BLOCK:
-        for (int i = 0; i < e->u.block.nbinds; i++) {
-            fv_expr(v, e->u.block.binds[i]->rhs);
-            fv_bind(v, e->u.block.binds[i]->nvars, e->u.block.binds[i]->vars);
-        }
-        fv_expr(v, e->u.block.result);
-        v->bound.len = mark;
-        return;
-    case LE_SOAC:
-        for (int i = 0; i < e->u.soac->nargs; i++) fv_arg(v, e->u.soac->args[i]);
-        return;
-    case LE_LIB:
-        for (int i = 0; i < e->u.lib.nargs; i++) fv_expr(v, e->u.lib.args[i]);
-        return;
-    }
-    ICE("fusion: bad expression kind %d", (int)e->kind);
-}
-
-void fu_free_vars_expr(Fu *F, const LcuExpr *e, PtrVec *out) { Fv v = { F, { 0 }, out, NULL }; fv_expr(&v, e); }
-void fu_free_vars_thunk(Fu *F, const LcuThunk *t, PtrVec *out) { Fv v = { F, { 0 }, out, NULL }; fv_thunk(&v, t); }
-void fu_free_vars_arg(Fu *F, const LcuArg *g, PtrVec *out) { Fv v = { F, { 0 }, out, NULL }; fv_arg(&v, g); }
-void fu_all_names_expr(Fu *F, const LcuExpr *e, NameSet *s) { PtrVec o = { 0 }; Fv v = { F, { 0 }, &o, s }; fv_expr(&v, e); }
 
 bool fu_mentions(Fu *F, const LcuExpr *e, Sym x)
 {

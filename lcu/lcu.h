@@ -321,6 +321,16 @@ void lcu_print_stats(FILE *out, const LcuStats *s);
  * CPU variables the SOAC reads, each `using` list exact. */
 LcuProgram *lcu_form_kernels(Arena *a, Interner *in, const LcuProgram *flan);
 
+/* ---- the names of a tree (lcu_names.c) ----
+ * fn(ctx, x, free) for every name the tree reads, in evaluation order
+ * (free: not bound inside the tree), and for every name it binds (free =
+ * false).  The walk's scratch memory comes from a. */
+typedef void (*LcuNameFn)(void *ctx, Sym x, bool free);
+void lcu_names_expr(Arena *a, const LcuExpr *e, LcuNameFn fn, void *ctx);
+void lcu_names_thunk(Arena *a, const LcuThunk *t, LcuNameFn fn, void *ctx);
+void lcu_names_arg(Arena *a, const LcuArg *g, LcuNameFn fn, void *ctx);
+void lcu_names_soac(Arena *a, const LcuSoac *s, LcuNameFn fn, void *ctx);
+
 /* A program a compiler phase built must type-check and print -> parse ->
  * print identically; false (diagnostics and an "internal compiler error"
  * line on err) means a bug in that phase.  `what` names the program. */

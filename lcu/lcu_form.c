@@ -77,98 +77,22 @@ static const LcuType *tenv_find(const TEnv *e, Sym x)
 }
 
 /* ------------------------------------------------------------------ free variables
- * fv_* append the free variables of a tree to out in order of first
- * occurrence; `bound` is a stack of the names bound around the tree.  With
- * `all`, every name the tree mentions or binds is collected instead. */
+ * Names in order of first occurrence (lcu_names_*): a tree's free
+ * variables, or (all) every name it mentions or binds. */
 
-typedef struct Fv { Form *F; PtrVec bound; PtrVec *out; bool all; } Fv;
+typedef struct Names { Arena *a; PtrVec *out; bool all; } Names;
 
-static void fv_name(Fv *v, Sym x)
+static void collect_name(void *ctx, Sym x, bool free)
 {
-    if (v->all || !has(&v->bound, x)) add_unique(v->F->a, v->out, x);
+    Names *n = ctx;
+    if (free || n->all) add_unique(n->a, n->out, x);
 }
 
-static void fv_bind(Fv *v, int n, const Sym *xs)
-{
-    for (int i = 0; i < n; i++) {
-        ptrvec_push(v->F->a, &v->bound, (void *)xs[i]);
-        if (v->all) add_unique(v->F->a, v->out, xs[i]);
-    }
-}
-
-static void fv_soac(Fv *v, const LcuSoac *s);
-
-static void fv_expr(Fv *v, const LcuExpr *e)
-{
-    int mark = v->bound.len;
-    switch (e->kind) {
-    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_STRING:
-        return;
-    case LE_VAR: fv_name(v, e->u.var); return;
-    case LE_TUPLE: case LE_VECLIT:
-        for (int i = 0; i < e->u.tuple.n; i++) fv_expr(v, e->u.tuple.elems[i]);
-        return;
-    case LE_LET:
-        fv_expr(v, e->u.let.bind->rhs);
-        fv_bind(v, e->u.let.bind->nvars, e->u.let.bind->vars);
-        fv_expr(v, e->u.let.body);
-        v->bound.len = mark;
-        return;
-    case LE_IF:
-        fv_expr(v, e->u.if_.cond);
-        fv_expr(v, e->u.if_.then_e);
-        fv_expr(v, e->u.if_.else_e);
-        return;
-    case LE_BINOP: fv_expr(v, e->u.bin.l); fv_expr(v, e->u.bin.r); return;
-    case LE_UNOP: fv_expr(v, e->u.un.e); return;
-    case LE_INDEX: fv_name(v, e->u.index.vec); fv_expr(v, e->u.index.idx); return;
-    case LE_LEN: fv_name(v, e->u.len.vec); return;
-    case LE_RUN: case LE_CALL:
-        for (int i = 0; i < e->u.call.nargs; i++) fv_expr(v, e->u.call.args[i]);
-        return;
-    case LE_BLOCK:
-        for (int i = 0; i < e->u.block.nbinds; i++) {
-            fv_expr(v, e->u.block.binds[i]->rhs);
-            fv_bind(v, e->u.block.binds[i]->nvars, e->u.block.binds[i]->vars);
-        }
-        fv_expr(v, e->u.block.result);
-        v->bound.len = mark;
-        return;
-    case LE_SOAC: fv_soac(v, e->u.soac); return;
-    case LE_LIB:
-        for (int i = 0; i < e->u.lib.nargs; i++) fv_expr(v, e->u.lib.args[i]);
-        return;
-    }
-    ICE("kernel formation: bad expression kind %d", (int)e->kind);
-}
-
-static void fv_thunk(Fv *v, const LcuThunk *t)
-{
-    int mark = v->bound.len;
-    fv_bind(v, t->nparams, t->params);
-    fv_expr(v, t->body);
-    v->bound.len = mark;
-}
-
-static void fv_arg(Fv *v, const LcuArg *g)
-{
-    switch (g->kind) {
-    case LA_THUNK: fv_thunk(v, g->u.thunk); return;
-    case LA_EXPR: fv_expr(v, g->u.expr); return;
-    }
-    ICE("kernel formation: bad SOAC argument kind %d", (int)g->kind);
-}
-
-static void fv_soac(Fv *v, const LcuSoac *s)
-{
-    for (int i = 0; i < s->nargs; i++) fv_arg(v, s->args[i]);
-}
-
-/* Free variables of one SOAC argument (all = false) into out. */
+/* Free variables of one SOAC argument into out. */
 static void arg_free_vars(Form *F, const LcuArg *g, PtrVec *out)
 {
-    Fv v = { F, { 0 }, out, false };
-    fv_arg(&v, g);
+    Names n = { F->a, out, false };
+    lcu_names_arg(F->a, g, collect_name, &n);
 }
 
 /* ------------------------------------------------------------------ copying */
@@ -382,10 +306,9 @@ static LcuExpr *form_soac(Form *F, const LcuExpr *e, const TEnv *env, const LcuB
 
     /* Parameters: the SOAC's free variables, in order of first occurrence. */
     PtrVec fv = { 0 }, taken = { 0 };
-    Fv v = { F, { 0 }, &fv, false };
-    fv_soac(&v, s);
-    Fv all = { F, { 0 }, &taken, true };
-    fv_soac(&all, s);
+    Names v = { F->a, &fv, false }, all = { F->a, &taken, true };
+    lcu_names_soac(F->a, s, collect_name, &v);
+    lcu_names_soac(F->a, s, collect_name, &all);
     Split *splits = arena_alloc(F->a, sizeof *splits * (size_t)(fv.len ? fv.len : 1));
     int nsplits = 0;
     PtrVec params = { 0 }, runargs = { 0 };

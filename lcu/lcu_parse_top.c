@@ -102,6 +102,27 @@ static LcuParam *flat_params(P *p, PtrVec *v)
     return ps;
 }
 
+/* x or (x1, ..., xn): a kernel's let-bound names or returned names. */
+static bool parse_names(P *p, bool *paren, int *n, Sym **names, Span **spans)
+{
+    PtrVec xs = { 0 }, sps = { 0 };
+    *paren = p->tok.kind == TK_LPAREN;
+    if (*paren) lp_shift(p);
+    do {
+        Span *sp = arena_alloc(p->a, sizeof *sp);
+        Sym x = lp_ident(p, sp);
+        TRY(x);
+        ptrvec_push(p->a, &xs, (void *)x);
+        ptrvec_push(p->a, &sps, sp);
+    } while (*paren && p->tok.kind == TK_COMMA && (lp_shift(p), true));
+    if (*paren) TRY(lp_expect(p, TK_RPAREN, "',' or ')'"));
+    *n = xs.len;
+    *names = (Sym *)xs.items;
+    *spans = arena_alloc(p->a, sizeof(Span) * (size_t)xs.len);
+    for (int i = 0; i < xs.len; i++) (*spans)[i] = *(Span *)sps.items[i];
+    return true;
+}
+
 static LcuKernel *parse_kernel(P *p)
 {
     LcuKernel *k = arena_alloc(p->a, sizeof *k);
@@ -122,22 +143,9 @@ static LcuKernel *parse_kernel(P *p)
         LcuKBind *b = arena_alloc(p->a, sizeof *b);
         b->span = lp_here(p);
         lp_shift(p);
-        PtrVec vars = { 0 }, spans = { 0 };
-        bool paren = p->tok.kind == TK_LPAREN;
-        if (paren) lp_shift(p);
-        do {
-            Span *vs = arena_alloc(p->a, sizeof *vs);
-            Sym x = lp_ident(p, vs);
-            TRY(x);
-            ptrvec_push(p->a, &vars, (void *)x);
-            ptrvec_push(p->a, &spans, vs);
-        } while (paren && p->tok.kind == TK_COMMA && (lp_shift(p), true));
-        if (paren) TRY(lp_expect(p, TK_RPAREN, "',' or ')'"));
+        bool paren;
+        TRY(parse_names(p, &paren, &b->nvars, &b->vars, &b->var_spans));
         TRY(lp_expect(p, TK_EQ, "'='"));
-        b->nvars = vars.len;
-        b->vars = (Sym *)vars.items;
-        b->var_spans = arena_alloc(p->a, sizeof(Span) * (size_t)vars.len);
-        for (int i = 0; i < vars.len; i++) b->var_spans[i] = *(Span *)spans.items[i];
         b->soac = lp_soac(p);
         TRY(b->soac);
         ptrvec_push(p->a, &binds, b);
@@ -145,21 +153,7 @@ static LcuKernel *parse_kernel(P *p)
     k->nbinds = binds.len;
     k->binds = (LcuKBind **)binds.items;
     TRY(lp_expect(p, TK_RETURN, "'let' or 'return'"));
-    PtrVec rets = { 0 }, spans = { 0 };
-    k->ret_paren = p->tok.kind == TK_LPAREN;
-    if (k->ret_paren) lp_shift(p);
-    do {
-        Span *rs = arena_alloc(p->a, sizeof *rs);
-        Sym y = lp_ident(p, rs);
-        TRY(y);
-        ptrvec_push(p->a, &rets, (void *)y);
-        ptrvec_push(p->a, &spans, rs);
-    } while (k->ret_paren && p->tok.kind == TK_COMMA && (lp_shift(p), true));
-    if (k->ret_paren) TRY(lp_expect(p, TK_RPAREN, "',' or ')'"));
-    k->nrets = rets.len;
-    k->rets = (Sym *)rets.items;
-    k->ret_spans = arena_alloc(p->a, sizeof(Span) * (size_t)rets.len);
-    for (int i = 0; i < rets.len; i++) k->ret_spans[i] = *(Span *)spans.items[i];
+    TRY(parse_names(p, &k->ret_paren, &k->nrets, &k->rets, &k->ret_spans));
     TRY(lp_expect(p, TK_RBRACE, "'}'"));
     return k;
 }

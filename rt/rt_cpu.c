@@ -1,80 +1,27 @@
-/* rt_cpu.c — the CPU implementation of nesl_rt.h: frames of objects, a
- * size-class block cache, segment descriptors, errors, statistics, result
- * printing (the λcu interpreter's format) and the library kernels. */
+/* rt_cpu.c — the CPU implementation of nesl_rt.h: objects in a size-class
+ * block cache, segment descriptors, host access.  Frames, errors,
+ * statistics and options are rt_core.c's. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include "nesl_rt.h"
+#include "rt_core.h"
 
 #define NCLASSES (4 * 48)            /* quarter steps between powers of two */
 #define MIN_EXP 6                     /* 64-byte blocks at least */
 #define CACHE_LIMIT ((size_t)1 << 30) /* bytes kept in the free lists at most */
 #define HDR 64                        /* object header room before the data */
-#define MAX_DEPTH 10000
 
 typedef struct Block { struct Block *next; } Block;
 
 struct NeslRt {
-    NeslObj **objs;          /* the region stack: objects of all live frames */
-    size_t nobjs, cobjs;
+    NeslCore core;
     Block *free_list[NCLASSES];
     size_t cached;           /* bytes in the free lists */
-    int depth;
-    bool stats;
-    long kernels, soac_launches[NESL_NSOACS], soac_elements[NESL_NSOACS], lib_calls, lib_elements;
-    int nsites;
-    const char *const *sites;
-    NeslErr herr;            /* immediate errors of host code */
-    int repeat;              /* --repeat=R */
-    struct NeslHost *host;   /* NESL programs: rt_top.c's state */
-    void (*error_hook)(NeslRt *rt);
 };
 
-static const char *const soac_names[NESL_NSOACS] = {
-    "MAP", "PERMUTE", "REDUCE", "SCAN", "FILTER", "PARTITION", "ONCE",
-    "SEG_PERMUTE", "SEG_REDUCE", "SEG_SCAN", "SEG_FILTER", "SEG_PARTITION",
-};
-
-void nesl_print_stats(NeslRt *rt)
-{
-    fprintf(stdout, "stats: kernel launches: %ld\n", rt->kernels);
-    for (int k = 0; k < NESL_NSOACS; k++)
-        if (rt->soac_launches[k])
-            fprintf(stdout, "stats: %s: %ld launch%s, %ld elements\n", soac_names[k], rt->soac_launches[k],
-                    rt->soac_launches[k] == 1 ? "" : "es", rt->soac_elements[k]);
-    if (rt->lib_calls) fprintf(stdout, "stats: library calls: %ld, %ld elements\n", rt->lib_calls, rt->lib_elements);
-}
-
-/* Every runtime error ends here: the interpreter's exit status 1, and its
- * --stats output still printed (stdout, after the message). */
-static _Noreturn void die(NeslRt *rt)
-{
-    fflush(stderr);
-    if (rt->error_hook) {   /* a NESL program: only the current form fails */
-        rt->depth = 0;
-        nesl_err_init(&rt->herr, rt);
-        rt->herr.immediate = true;
-        rt->error_hook(rt);
-    }
-    if (rt->stats) nesl_print_stats(rt);
-    fflush(stdout);
-    exit(1);
-}
-
-_Noreturn void nesl_fail(NeslRt *rt, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fflush(stdout);
-    fputs("RUNTIME ERROR: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    die(rt);
-}
+NeslCore *nesl_core(NeslRt *rt) { return &rt->core; }
+void nesl_tgt_reset(NeslRt *rt) { (void)rt; }
 
 /* ---- blocks: size classes 2^e, 1.25 * 2^e, 1.5 * 2^e, 1.75 * 2^e (at
  * most 25% unused), cached when freed ---- */
@@ -139,19 +86,13 @@ static void blk_put(NeslRt *rt, void *q)
 /* ---- frames ---- */
 static void *new_obj(NeslRt *rt, NeslObjKind k, size_t bytes)
 {
-    if (rt->nobjs == rt->cobjs) {
-        rt->cobjs = rt->cobjs ? 2 * rt->cobjs : 256;
-        NeslObj **v = realloc(rt->objs, sizeof *v * rt->cobjs);
-        if (!v) nesl_fail(rt, "out of memory");
-        rt->objs = v;
-    }
     NeslObj *o = blk_get(rt, HDR + bytes);
     o->kind = k;
-    rt->objs[rt->nobjs++] = o;
+    nesl_core_push(rt, o);
     return o;
 }
 
-static void free_obj(NeslRt *rt, NeslObj *o)
+void nesl_tgt_free_obj(NeslRt *rt, NeslObj *o)
 {
     if (o->kind == NESL_OBJ_SD) {
         NeslSd *s = (NeslSd *)o;
@@ -160,49 +101,6 @@ static void free_obj(NeslRt *rt, NeslObj *o)
     }
     blk_put(rt, o);
 }
-
-size_t nesl_mark(NeslRt *rt) { return rt->nobjs; }
-
-void nesl_release(NeslRt *rt, size_t mark, int nkeep, ...)
-{
-    void *keep[nkeep ? nkeep : 1];
-    va_list ap;
-    va_start(ap, nkeep);
-    for (int i = 0; i < nkeep; i++) keep[i] = va_arg(ap, void *);
-    va_end(ap);
-    size_t w = mark;
-    for (size_t r = mark; r < rt->nobjs; r++) {
-        NeslObj *o = rt->objs[r];
-        bool kept = false;
-        for (int i = 0; i < nkeep && !kept; i++) kept = keep[i] == (void *)o;
-        if (kept) rt->objs[w++] = o;
-        else free_obj(rt, o);
-    }
-    rt->nobjs = w;
-}
-
-void nesl_release_keep(NeslRt *rt, size_t mark, int n, void *const *keep)
-{
-    size_t w = mark;
-    for (size_t r = mark; r < rt->nobjs; r++) {
-        NeslObj *o = rt->objs[r];
-        bool kept = false;
-        for (int i = 0; i < n && !kept; i++) kept = keep[i] == (void *)o;
-        if (kept) rt->objs[w++] = o;
-        else free_obj(rt, o);
-    }
-    rt->nobjs = w;
-}
-
-void nesl_enter(NeslRt *rt, const char *fname)
-{
-    if (++rt->depth > MAX_DEPTH && rt->error_hook)   /* a NESL program: the interpreter's words */
-        nesl_fail(rt, "Recursion too deep (stack overflow).");
-    if (rt->depth > MAX_DEPTH)
-        nesl_fail(rt, "CPU call depth exceeds %d (runaway recursion in '%s'?)", MAX_DEPTH, fname);
-}
-
-void nesl_leave(NeslRt *rt) { rt->depth--; }
 
 /* ---- objects ---- */
 static size_t base_size(NeslBase b)
@@ -340,128 +238,18 @@ NeslVec *nesl_segids(NeslRt *rt, NeslSd *s)
     return v;
 }
 
-void nesl_check(NeslRt *rt, bool failed, int32_t site, const NeslVec *msg)
-{
-    if (!failed) return;
-    fflush(stdout);
-    if (site >= 0 && site < rt->nsites) fprintf(stderr, "%s: ", rt->sites[site]);
-    fputs("RUNTIME ERROR: ", stderr);
-    fwrite(nesl_vec_host(rt, msg), 1, (size_t)msg->len, stderr);
-    fputc('\n', stderr);
-    die(rt);
-}
-
-double nesl_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ---- errors ---- */
-NeslErr *nesl_herr(NeslRt *rt) { return &rt->herr; }
-
-void nesl_err_init(NeslErr *e, NeslRt *rt)
-{
-    e->rt = rt;
-    e->immediate = false;
-    e->set = false;
-    e->it = INT64_MAX;
-    e->msg[0] = 0;
-}
-
-void nesl_err_rec(NeslErr *e, int64_t it, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-#ifdef _OPENMP
-#pragma omp critical(nesl_err)
-#endif
-    {
-        if (!e->set || it < e->it) {
-            vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-            e->it = it;
-            e->set = true;
-        }
-    }
-    va_end(ap);
-    if (e->immediate) nesl_err_report(e);
-}
-
-_Noreturn void nesl_err_report(NeslErr *e)
-{
-    fflush(stdout);
-    fprintf(stderr, "RUNTIME ERROR: %s\n", e->msg);
-    die(e->rt);
-}
-
-int64_t nesl_size(NeslRt *rt, NeslSoac k, int32_t n)
-{
-    if (n < 0) nesl_fail(rt, "%s over a negative size %lld", soac_names[k], (long long)n);
-    return n;
-}
-
-/* ---- statistics ---- */
-void nesl_stat_kernel(NeslRt *rt) { rt->kernels++; }
-
-void nesl_stat_soac(NeslRt *rt, NeslSoac k, int64_t elements)
-{
-    rt->soac_launches[k]++;
-    rt->soac_elements[k] += (long)elements;
-}
-
-void nesl_stat_lib(NeslRt *rt, int64_t elements)
-{
-    rt->lib_calls++;
-    rt->lib_elements += (long)elements;
-}
-
 /* ---- the runtime object ---- */
 NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
 {
     NeslRt *rt = calloc(1, sizeof *rt);
     if (!rt) { fputs("RUNTIME ERROR: out of memory\n", stderr); exit(1); }
-    rt->nsites = nsites;
-    rt->sites = sites;
-    nesl_err_init(&rt->herr, rt);
-    rt->herr.immediate = true;
-    rt->repeat = 0;
-    for (int i = 1; i < argc; i++) {
-        char *end;
-        long r;
-        if (!strcmp(argv[i], "--stats")) rt->stats = true;
-        else if (!strncmp(argv[i], "--repeat=", 9) && (r = strtol(argv[i] + 9, &end, 10)) >= 1 && !*end && r <= 1000000)
-            rt->repeat = (int)r;
-        else {
-            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats] [--repeat=R]\n", argv[0], argv[i], argv[0]);
-            exit(2);
-        }
-    }
+    nesl_core_init(rt, &rt->core, argc, argv, nsites, sites);
     return rt;
-}
-
-int nesl_repeat(NeslRt *rt) { return rt->repeat; }
-bool nesl_stats_on(NeslRt *rt) { return rt->stats; }
-struct NeslHost *nesl_host(NeslRt *rt) { return rt->host; }
-void nesl_set_host(NeslRt *rt, struct NeslHost *h) { rt->host = h; }
-void nesl_set_error_hook(NeslRt *rt, void (*hook)(NeslRt *rt)) { rt->error_hook = hook; }
-
-_Noreturn void nesl_fail_at(NeslRt *rt, int32_t site, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fflush(stdout);
-    if (site >= 0 && site < rt->nsites) fprintf(stderr, "%s: ", rt->sites[site]);
-    fputs("RUNTIME ERROR: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    die(rt);
 }
 
 int nesl_rt_free(NeslRt *rt)
 {
-    if (rt->stats) nesl_print_stats(rt);
+    if (rt->core.stats) nesl_print_stats(rt);
     fflush(stdout);
     nesl_release(rt, 0, 0);
     for (int k = 0; k < NCLASSES; k++)
@@ -470,7 +258,7 @@ int nesl_rt_free(NeslRt *rt)
             rt->free_list[k] = f->next;
             free(f);
         }
-    free(rt->objs);
+    free(rt->core.objs);
     free(rt);
     return 0;
 }

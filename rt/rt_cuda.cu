@@ -2,22 +2,21 @@
  * CUDA back end"): frames of objects whose data lives in device memory, a
  * caching device allocator with the CPU runtime's size classes, segment
  * descriptors computed on the device, the device error record, launch
- * configuration, statistics, and the library kernels (stable ranks with
+ * configuration, and the library kernels (stable ranks with
  * CUB's radix sort).  Built once by nvcc into libnesl_rt_cuda.a together
- * with the shared C files (rt_print.c, rt_math.c); generated programs link
- * against it. */
+ * with the shared C files (rt_core.c: frames, errors, statistics, options;
+ * rt_print.c, rt_math.c, ...); generated programs link against it. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <cub/cub.cuh>
-#include "nesl_rt.h"
+#include "rt_core.h"
 #include "nesl_cuda.cuh"
 
 #define NCLASSES (4 * 48)
 #define MIN_EXP 8                     /* 256-byte blocks at least (aligned for any element type) */
-#define MAX_DEPTH 10000
 #define NGRIDS 256
 
 /* A device block and its size class (-1: none). */
@@ -30,19 +29,9 @@ typedef struct CuSd { NeslSd s; DBuf lens, offs, ids; int64_t total; int32_t *ho
 typedef struct CuTmp { NeslObj obj; DBuf d; } CuTmp;
 
 struct NeslRt {
-    NeslObj **objs;
-    size_t nobjs, cobjs;
+    NeslCore core;
     FreeBlk *free_list[NCLASSES];
     size_t cached, cache_limit;
-    int depth;
-    bool stats;
-    long kernels, soac_launches[NESL_NSOACS], soac_elements[NESL_NSOACS], lib_calls, lib_elements;
-    int nsites;
-    const char *const *sites;
-    NeslErr herr;
-    int repeat;              /* --repeat=R */
-    struct NeslHost *host;   /* NESL programs: rt_top.c's state */
-    void (*error_hook)(NeslRt *rt);
     NeslDErr *derr;          /* device: the error record of device code */
     unsigned *counter;       /* device: zero between reductions */
     int nsm;
@@ -51,48 +40,15 @@ struct NeslRt {
     int ngrids;
 };
 
-static const char *const soac_names[NESL_NSOACS] = {
-    "MAP", "PERMUTE", "REDUCE", "SCAN", "FILTER", "PARTITION", "ONCE",
-    "SEG_PERMUTE", "SEG_REDUCE", "SEG_SCAN", "SEG_FILTER", "SEG_PARTITION",
-};
+NeslCore *nesl_core(NeslRt *rt) { return &rt->core; }
 
-void nesl_print_stats(NeslRt *rt)
+/* After a runtime error a NESL program goes on with its next form: the
+ * device error record and the reduction counter start clean. */
+void nesl_tgt_reset(NeslRt *rt)
 {
-    fprintf(stdout, "stats: kernel launches: %ld\n", rt->kernels);
-    for (int k = 0; k < NESL_NSOACS; k++)
-        if (rt->soac_launches[k])
-            fprintf(stdout, "stats: %s: %ld launch%s, %ld elements\n", soac_names[k], rt->soac_launches[k],
-                    rt->soac_launches[k] == 1 ? "" : "es", rt->soac_elements[k]);
-    if (rt->lib_calls) fprintf(stdout, "stats: library calls: %ld, %ld elements\n", rt->lib_calls, rt->lib_elements);
-}
-
-[[noreturn]] static void die(NeslRt *rt)
-{
-    fflush(stderr);
-    if (rt->error_hook) {   /* a NESL program: only the current form fails */
-        rt->depth = 0;
-        nesl_err_init(&rt->herr, rt);
-        rt->herr.immediate = true;
-        cudaDeviceSynchronize();
-        cudaMemset(rt->derr, 0, sizeof(NeslDErr));
-        cudaMemset(rt->counter, 0, sizeof(unsigned));
-        rt->error_hook(rt);
-    }
-    if (rt->stats) nesl_print_stats(rt);
-    fflush(stdout);
-    exit(1);
-}
-
-void nesl_fail(NeslRt *rt, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fflush(stdout);
-    fputs("RUNTIME ERROR: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    die(rt);
+    cudaDeviceSynchronize();
+    cudaMemset(rt->derr, 0, sizeof(NeslDErr));
+    cudaMemset(rt->counter, 0, sizeof(unsigned));
 }
 
 static void ck(NeslRt *rt, cudaError_t e, const char *what)
@@ -171,20 +127,14 @@ static void dev_put(NeslRt *rt, DBuf b)
 /* ---- frames ---- */
 static void *new_obj(NeslRt *rt, NeslObjKind k, size_t bytes)
 {
-    if (rt->nobjs == rt->cobjs) {
-        rt->cobjs = rt->cobjs ? 2 * rt->cobjs : 256;
-        NeslObj **v = (NeslObj **)realloc(rt->objs, sizeof *v * rt->cobjs);
-        if (!v) nesl_fail(rt, "out of memory");
-        rt->objs = v;
-    }
     NeslObj *o = (NeslObj *)calloc(1, bytes);
     if (!o) nesl_fail(rt, "out of memory");
     o->kind = k;
-    rt->objs[rt->nobjs++] = o;
+    nesl_core_push(rt, o);
     return o;
 }
 
-static void free_obj(NeslRt *rt, NeslObj *o)
+void nesl_tgt_free_obj(NeslRt *rt, NeslObj *o)
 {
     switch (o->kind) {
     case NESL_OBJ_VEC: {
@@ -205,49 +155,6 @@ static void free_obj(NeslRt *rt, NeslObj *o)
     }
     free(o);
 }
-
-size_t nesl_mark(NeslRt *rt) { return rt->nobjs; }
-
-void nesl_release(NeslRt *rt, size_t mark, int nkeep, ...)
-{
-    void *keep[nkeep ? nkeep : 1];
-    va_list ap;
-    va_start(ap, nkeep);
-    for (int i = 0; i < nkeep; i++) keep[i] = va_arg(ap, void *);
-    va_end(ap);
-    size_t w = mark;
-    for (size_t r = mark; r < rt->nobjs; r++) {
-        NeslObj *o = rt->objs[r];
-        bool kept = false;
-        for (int i = 0; i < nkeep && !kept; i++) kept = keep[i] == (void *)o;
-        if (kept) rt->objs[w++] = o;
-        else free_obj(rt, o);
-    }
-    rt->nobjs = w;
-}
-
-void nesl_release_keep(NeslRt *rt, size_t mark, int n, void *const *keep)
-{
-    size_t w = mark;
-    for (size_t r = mark; r < rt->nobjs; r++) {
-        NeslObj *o = rt->objs[r];
-        bool kept = false;
-        for (int i = 0; i < n && !kept; i++) kept = keep[i] == (void *)o;
-        if (kept) rt->objs[w++] = o;
-        else free_obj(rt, o);
-    }
-    rt->nobjs = w;
-}
-
-void nesl_enter(NeslRt *rt, const char *fname)
-{
-    if (++rt->depth > MAX_DEPTH && rt->error_hook)   /* a NESL program: the interpreter's words */
-        nesl_fail(rt, "Recursion too deep (stack overflow).");
-    if (rt->depth > MAX_DEPTH)
-        nesl_fail(rt, "CPU call depth exceeds %d (runaway recursion in '%s'?)", MAX_DEPTH, fname);
-}
-
-void nesl_leave(NeslRt *rt) { rt->depth--; }
 
 /* ---- objects ---- */
 static size_t base_size(NeslBase b)
@@ -468,57 +375,6 @@ NeslVec *nesl_segids(NeslRt *rt, NeslSd *s)
     return v;
 }
 
-void nesl_check(NeslRt *rt, bool failed, int32_t site, const NeslVec *msg)
-{
-    if (!failed) return;
-    const char *m = (const char *)nesl_vec_host(rt, msg);
-    fflush(stdout);
-    if (site >= 0 && site < rt->nsites) fprintf(stderr, "%s: ", rt->sites[site]);
-    fputs("RUNTIME ERROR: ", stderr);
-    fwrite(m, 1, (size_t)msg->len, stderr);
-    fputc('\n', stderr);
-    die(rt);
-}
-
-double nesl_clock(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ---- errors ---- */
-NeslErr *nesl_herr(NeslRt *rt) { return &rt->herr; }
-
-void nesl_err_init(NeslErr *e, NeslRt *rt)
-{
-    e->rt = rt;
-    e->immediate = false;
-    e->set = false;
-    e->it = INT64_MAX;
-    e->msg[0] = 0;
-}
-
-void nesl_err_rec(NeslErr *e, int64_t it, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (!e->set || it < e->it) {
-        vsnprintf(e->msg, sizeof e->msg, fmt, ap);
-        e->it = it;
-        e->set = true;
-    }
-    va_end(ap);
-    if (e->immediate) nesl_err_report(e);
-}
-
-void nesl_err_report(NeslErr *e)
-{
-    fflush(stdout);
-    fprintf(stderr, "RUNTIME ERROR: %s\n", e->msg);
-    die(e->rt);
-}
-
 NeslDErr *nesl_cu_derr(NeslRt *rt) { return rt->derr; }
 unsigned *nesl_cu_counter(NeslRt *rt) { return rt->counter; }
 
@@ -527,7 +383,7 @@ void nesl_cu_raise(NeslRt *rt)
     NeslDErr d;
     nesl_cu_to_host(rt, &d, rt->derr, sizeof d);
     if (!d.set) return;
-    NeslErr *e = &rt->herr;
+    NeslErr *e = &rt->core.herr;
     d.name[63] = 0;
     switch (d.code) {
     case NESL_E_DIV: case NESL_E_REM: nesl_err_rec(e, d.it, "integer division by zero"); break;
@@ -560,27 +416,6 @@ int64_t nesl_cu_grid(NeslRt *rt, const void *kernel, int64_t most)
 }
 
 void nesl_cu_launched(NeslRt *rt, const char *what) { ck(rt, cudaGetLastError(), what); }
-
-int64_t nesl_size(NeslRt *rt, NeslSoac k, int32_t n)
-{
-    if (n < 0) nesl_fail(rt, "%s over a negative size %lld", soac_names[k], (long long)n);
-    return n;
-}
-
-/* ---- statistics ---- */
-void nesl_stat_kernel(NeslRt *rt) { rt->kernels++; }
-
-void nesl_stat_soac(NeslRt *rt, NeslSoac k, int64_t elements)
-{
-    rt->soac_launches[k]++;
-    rt->soac_elements[k] += (long)elements;
-}
-
-void nesl_stat_lib(NeslRt *rt, int64_t elements)
-{
-    rt->lib_calls++;
-    rt->lib_elements += (long)elements;
-}
 
 /* ---- ranks: stable radix sorts (CUB).  Float keys: NaNs made one
  * positive NaN and -0.0 made +0.0 first, so that they compare as in the
@@ -670,21 +505,7 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
 {
     NeslRt *rt = (NeslRt *)calloc(1, sizeof *rt);
     if (!rt) { fputs("RUNTIME ERROR: out of memory\n", stderr); exit(1); }
-    rt->nsites = nsites;
-    rt->sites = sites;
-    nesl_err_init(&rt->herr, rt);
-    rt->herr.immediate = true;
-    for (int i = 1; i < argc; i++) {
-        char *end;
-        long r;
-        if (!strcmp(argv[i], "--stats")) rt->stats = true;
-        else if (!strncmp(argv[i], "--repeat=", 9) && (r = strtol(argv[i] + 9, &end, 10)) >= 1 && !*end && r <= 1000000)
-            rt->repeat = (int)r;
-        else {
-            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats] [--repeat=R]\n", argv[0], argv[i], argv[0]);
-            exit(2);
-        }
-    }
+    nesl_core_init(rt, &rt->core, argc, argv, nsites, sites);
     int dev = 0;
     cudaDeviceProp prop;
     ck(rt, cudaGetDevice(&dev), "finding a GPU");
@@ -698,35 +519,16 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
     return rt;
 }
 
-int nesl_repeat(NeslRt *rt) { return rt->repeat; }
-bool nesl_stats_on(NeslRt *rt) { return rt->stats; }
-struct NeslHost *nesl_host(NeslRt *rt) { return rt->host; }
-void nesl_set_host(NeslRt *rt, struct NeslHost *h) { rt->host = h; }
-void nesl_set_error_hook(NeslRt *rt, void (*hook)(NeslRt *rt)) { rt->error_hook = hook; }
-
-void nesl_fail_at(NeslRt *rt, int32_t site, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fflush(stdout);
-    if (site >= 0 && site < rt->nsites) fprintf(stderr, "%s: ", rt->sites[site]);
-    fputs("RUNTIME ERROR: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    die(rt);
-}
-
 int nesl_rt_free(NeslRt *rt)
 {
     ck(rt, cudaDeviceSynchronize(), "a kernel");
-    if (rt->stats) nesl_print_stats(rt);
+    if (rt->core.stats) nesl_print_stats(rt);
     fflush(stdout);
     nesl_release(rt, 0, 0);
     flush_cache(rt);
     cudaFree(rt->derr);
     cudaFree(rt->counter);
-    free(rt->objs);
+    free(rt->core.objs);
     free(rt);
     return 0;
 }

@@ -1,0 +1,232 @@
+/* rt_core.c — what the CPU and GPU runtimes share (rt_core.h): frames of
+ * objects, errors and their reporting, statistics, options.  Target
+ * specifics come through nesl_core, nesl_tgt_free_obj and nesl_tgt_reset. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "rt_core.h"
+
+#define MAX_DEPTH 10000
+
+static const char *const soac_names[NESL_NSOACS] = {
+    "MAP", "PERMUTE", "REDUCE", "SCAN", "FILTER", "PARTITION", "ONCE",
+    "SEG_PERMUTE", "SEG_REDUCE", "SEG_SCAN", "SEG_FILTER", "SEG_PARTITION",
+};
+
+const char *nesl_soac_name(NeslSoac k) { return soac_names[k]; }
+
+void nesl_core_init(NeslRt *rt, NeslCore *c, int argc, char **argv, int nsites, const char *const *sites)
+{
+    memset(c, 0, sizeof *c);
+    c->nsites = nsites;
+    c->sites = sites;
+    nesl_err_init(&c->herr, rt);
+    c->herr.immediate = true;
+    for (int i = 1; i < argc; i++) {
+        char *end;
+        long r;
+        if (!strcmp(argv[i], "--stats")) c->stats = true;
+        else if (!strncmp(argv[i], "--repeat=", 9) && (r = strtol(argv[i] + 9, &end, 10)) >= 1 && !*end && r <= 1000000)
+            c->repeat = (int)r;
+        else {
+            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats] [--repeat=R]\n", argv[0], argv[i], argv[0]);
+            exit(2);
+        }
+    }
+}
+
+int nesl_repeat(NeslRt *rt) { return nesl_core(rt)->repeat; }
+bool nesl_stats_on(NeslRt *rt) { return nesl_core(rt)->stats; }
+struct NeslHost *nesl_host(NeslRt *rt) { return nesl_core(rt)->host; }
+void nesl_set_host(NeslRt *rt, struct NeslHost *h) { nesl_core(rt)->host = h; }
+void nesl_set_error_hook(NeslRt *rt, void (*hook)(NeslRt *rt)) { nesl_core(rt)->error_hook = hook; }
+
+/* ---- statistics ---- */
+void nesl_print_stats(NeslRt *rt)
+{
+    NeslCore *c = nesl_core(rt);
+    fprintf(stdout, "stats: kernel launches: %ld\n", c->kernels);
+    for (int k = 0; k < NESL_NSOACS; k++)
+        if (c->soac_launches[k])
+            fprintf(stdout, "stats: %s: %ld launch%s, %ld elements\n", soac_names[k], c->soac_launches[k],
+                    c->soac_launches[k] == 1 ? "" : "es", c->soac_elements[k]);
+    if (c->lib_calls) fprintf(stdout, "stats: library calls: %ld, %ld elements\n", c->lib_calls, c->lib_elements);
+}
+
+void nesl_stat_kernel(NeslRt *rt) { nesl_core(rt)->kernels++; }
+
+void nesl_stat_soac(NeslRt *rt, NeslSoac k, int64_t elements)
+{
+    NeslCore *c = nesl_core(rt);
+    c->soac_launches[k]++;
+    c->soac_elements[k] += (long)elements;
+}
+
+void nesl_stat_lib(NeslRt *rt, int64_t elements)
+{
+    NeslCore *c = nesl_core(rt);
+    c->lib_calls++;
+    c->lib_elements += (long)elements;
+}
+
+/* ---- errors ---- */
+/* Every runtime error ends here: the interpreter's exit status 1, and its
+ * --stats output still printed (stdout, after the message).  In a NESL
+ * program only the current form fails: the hook jumps back to the top
+ * level. */
+static NESL_NORETURN void die(NeslRt *rt)
+{
+    NeslCore *c = nesl_core(rt);
+    fflush(stderr);
+    if (c->error_hook) {
+        c->depth = 0;
+        nesl_err_init(&c->herr, rt);
+        c->herr.immediate = true;
+        nesl_tgt_reset(rt);
+        c->error_hook(rt);
+    }
+    if (c->stats) nesl_print_stats(rt);
+    fflush(stdout);
+    exit(1);
+}
+
+/* "SITE: RUNTIME ERROR: " (no site when out of range) */
+static void error_prefix(NeslCore *c, int32_t site)
+{
+    fflush(stdout);
+    if (site >= 0 && site < c->nsites) fprintf(stderr, "%s: ", c->sites[site]);
+    fputs("RUNTIME ERROR: ", stderr);
+}
+
+NESL_NORETURN void nesl_fail(NeslRt *rt, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_prefix(nesl_core(rt), -1);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    die(rt);
+}
+
+NESL_NORETURN void nesl_fail_at(NeslRt *rt, int32_t site, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_prefix(nesl_core(rt), site);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    die(rt);
+}
+
+void nesl_check(NeslRt *rt, bool failed, int32_t site, const NeslVec *msg)
+{
+    if (!failed) return;
+    const void *text = nesl_vec_host(rt, msg);
+    error_prefix(nesl_core(rt), site);
+    fwrite(text, 1, (size_t)msg->len, stderr);
+    fputc('\n', stderr);
+    die(rt);
+}
+
+NeslErr *nesl_herr(NeslRt *rt) { return &nesl_core(rt)->herr; }
+
+void nesl_err_init(NeslErr *e, NeslRt *rt)
+{
+    e->rt = rt;
+    e->immediate = false;
+    e->set = false;
+    e->it = INT64_MAX;
+    e->msg[0] = 0;
+}
+
+void nesl_err_rec(NeslErr *e, int64_t it, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+#ifdef _OPENMP
+#pragma omp critical(nesl_err)
+#endif
+    {
+        if (!e->set || it < e->it) {
+            vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+            e->it = it;
+            e->set = true;
+        }
+    }
+    va_end(ap);
+    if (e->immediate) nesl_err_report(e);
+}
+
+NESL_NORETURN void nesl_err_report(NeslErr *e)
+{
+    error_prefix(nesl_core(e->rt), -1);
+    fprintf(stderr, "%s\n", e->msg);
+    die(e->rt);
+}
+
+int64_t nesl_size(NeslRt *rt, NeslSoac k, int32_t n)
+{
+    if (n < 0) nesl_fail(rt, "%s over a negative size %lld", soac_names[k], (long long)n);
+    return n;
+}
+
+double nesl_clock(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- frames ---- */
+void nesl_core_push(NeslRt *rt, NeslObj *o)
+{
+    NeslCore *c = nesl_core(rt);
+    if (c->nobjs == c->cobjs) {
+        size_t n = c->cobjs ? 2 * c->cobjs : 256;
+        NeslObj **v = realloc(c->objs, sizeof *v * n);
+        if (!v) nesl_fail(rt, "out of memory");
+        c->objs = v;
+        c->cobjs = n;
+    }
+    c->objs[c->nobjs++] = o;
+}
+
+size_t nesl_mark(NeslRt *rt) { return nesl_core(rt)->nobjs; }
+
+void nesl_release_keep(NeslRt *rt, size_t mark, int n, void *const *keep)
+{
+    NeslCore *c = nesl_core(rt);
+    size_t w = mark;
+    for (size_t r = mark; r < c->nobjs; r++) {
+        NeslObj *o = c->objs[r];
+        bool kept = false;
+        for (int i = 0; i < n && !kept; i++) kept = keep[i] == (void *)o;
+        if (kept) c->objs[w++] = o;
+        else nesl_tgt_free_obj(rt, o);
+    }
+    c->nobjs = w;
+}
+
+void nesl_release(NeslRt *rt, size_t mark, int nkeep, ...)
+{
+    void *keep[nkeep ? nkeep : 1];
+    va_list ap;
+    va_start(ap, nkeep);
+    for (int i = 0; i < nkeep; i++) keep[i] = va_arg(ap, void *);
+    va_end(ap);
+    nesl_release_keep(rt, mark, nkeep, keep);
+}
+
+void nesl_enter(NeslRt *rt, const char *fname)
+{
+    NeslCore *c = nesl_core(rt);
+    if (++c->depth <= MAX_DEPTH) return;
+    if (c->error_hook) nesl_fail(rt, "Recursion too deep (stack overflow).");   /* a NESL program: the interpreter's words */
+    nesl_fail(rt, "CPU call depth exceeds %d (runaway recursion in '%s'?)", MAX_DEPTH, fname);
+}
+
+void nesl_leave(NeslRt *rt) { nesl_core(rt)->depth--; }
