@@ -72,8 +72,9 @@ static void gen_main(Gen *g, const LcuFun *m)
     const char *fname = gen_fun_name(g, m->name);
     CExpr *repeat = cx_calln(a, "nesl_repeat", 1, rt);
     cs_decl(a, f->body, "int", "runs", cx_cond(a, cx_bin(a, CB_GT, repeat, cx_int(a, 0)), repeat, cx_int(a, 1)));
-    cs_decl(a, f->body, "double *", "ms", cx_cast(a, "double *", cx_calln(a, "nesl_tmp", 2, rt,
-                                                  cx_bin(a, CB_MUL, cx_sizeof(a, "double"), cx_name(a, "runs")))));
+    /* host memory: nesl_tmp is device memory on the GPU target */
+    cs_decl(a, f->body, "double *", "ms", cx_cast(a, "double *", cx_calln(a, "calloc", 2, cx_cast(a, "size_t", cx_name(a, "runs")),
+                                                                        cx_sizeof(a, "double"))));
     cs_decl(a, f->body, "size_t", "mark", cx_calln(a, "nesl_mark", 1, rt));
     CBlock *warm = cb_new(a);
     cs_decl(a, warm, "double", "t0", cx_calln(a, "nesl_wall", 1, rt));
@@ -93,6 +94,7 @@ static void gen_main(Gen *g, const LcuFun *m)
     CBlock *report = cb_new(a);
     cs_expr(a, report, cx_calln(a, "nesl_report_time", 4, rt, cx_str(a, "main", 4), cx_name(a, "ms"), cx_name(a, "runs")));
     cs_if(a, f->body, cx_bin(a, CB_GT, repeat, cx_int(a, 0)), report, NULL);
+    cs_expr(a, f->body, cx_calln(a, "free", 1, cx_name(a, "ms")));
     cs_return(a, f->body, cx_calln(a, "nesl_rt_free", 1, rt));
     ptrvec_push(a, &g->unit->funcs, f);
 }

@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "nesl_scalar.h"
 #ifdef _OPENMP
 #include <omp.h>
