@@ -67,9 +67,13 @@ static LcuExpr *plain_copy(Rw *R, const LcuExpr *e)
 }
 
 /* let (t1, ..., tn) = rhs in body, with n names. */
-static LcuExpr *mk_let(Rw *R, Span sp, int n, Sym *names, LcuExpr *rhs, LcuExpr *body)
+/* let names = rhs in body; the names are copied into the arena (lcu_bind
+ * keeps the array, and callers may pass one on their stack). */
+static LcuExpr *mk_let(Rw *R, Span sp, int n, const Sym *names, LcuExpr *rhs, LcuExpr *body)
 {
-    return lcu_e_let(R->F->a, sp, lcu_bind(R->F->a, sp, n, names, NULL, rhs), body);
+    Sym *vars = arena_alloc(R->F->a, sizeof *vars * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) vars[i] = names[i];
+    return lcu_e_let(R->F->a, sp, lcu_bind(R->F->a, sp, n, vars, NULL, rhs), body);
 }
 
 /* The body of thunk t applied to index idx, all binders fresh. */
