@@ -3,8 +3,10 @@
 #
 # Program tests: every tests/**/*.nesl, tests/lcu/*.lcu, tests/codegen/*.lcu
 # and examples/*.nesl with a sibling NAME.expected, in every mode (executor;
-# default: the AST interpreter, the λcu interpreter and, for λcu files, the C
-# back end), all against the one expected output.
+# default: the AST interpreter, the λcu interpreter and the C back end, the
+# last two with and without fusion), all against the one expected output;
+# tests/fusion/NAME.lcu with a NAME.values file also has its values checked
+# with kernels formed, fused and not (run_values).
 # Each runs in its own directory as
 #     timeout LIMIT NESSLC <mode options> NAME.nesl 2>&1   (or NAME.lcu)
 # (LIMIT: --timeout, default 60 s)
