@@ -90,7 +90,13 @@ LIB_NESL := $(sort $(wildcard lib/*.nesl))
 # The runtime of generated programs (rt/): embedded in nesslc, which writes
 # it next to each generated program (cudagen/cgen.c).
 RT_FILES := $(sort $(wildcard rt/*.h rt/*.cuh rt/*.c))
-RT_OBJS := $(patsubst rt/%.c,$(BUILD)/rt/%.o,$(filter %.c,$(RT_FILES)))
+# The CPU runtime library, built once (with and without OpenMP) and linked
+# into every program of --target=c.
+CPU_LIB := $(BUILD)/lib/libnesl_rt_cpu.a
+CPU_SEQ_LIB := $(BUILD)/lib/libnesl_rt_cpu_seq.a
+CPU_LIB_OBJS := $(patsubst rt/%.c,$(BUILD)/lib/cpu/%.o,$(filter %.c,$(RT_FILES)))
+CPU_SEQ_LIB_OBJS := $(patsubst rt/%.c,$(BUILD)/lib/cpu_seq/%.o,$(filter %.c,$(RT_FILES)))
+RT_OBJS := $(CPU_LIB_OBJS) $(CPU_SEQ_LIB_OBJS)
 CGEN_CFLAGS ?= -O2 -std=c11
 OPENMP_CFLAGS ?=
 
@@ -108,7 +114,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 # ---- main targets -----------------------------------------------------------
 .PHONY: all unit check check-unit check-asan check-gpu fuzz install uninstall clean distclean FORCE
 
-all: $(BIN) $(RT_OBJS)
+all: $(BIN) $(CPU_LIB) $(CPU_SEQ_LIB)
 
 $(BIN): $(OBJS) $(GEN_OBJS)
 	$(say) LINK $@
@@ -133,12 +139,29 @@ $(call obj,cudagen/cgen.c): ALL_CPPFLAGS += -DNESSLC_CC='"$(CC)"' \
     -DNESSLC_CGEN_CFLAGS='"$(CGEN_CFLAGS)"' -DNESSLC_OPENMP_CFLAGS='"$(OPENMP_CFLAGS)"' \
     -DNESSLC_NVCC='"$(if $(filter 1,$(HAVE_NVCC)),$(NVCC))"'
 
-# The runtime is compiled here only to keep it warning-free (with OpenMP, as
-# generated programs use it); nesslc embeds its sources.
-$(BUILD)/rt/%.o: rt/%.c config.mk
+# ---- the CPU runtime library ------------------------------------------------
+# Every rt/*.c compiled once with the generated programs' flags (CGEN_CFLAGS,
+# and the project's warning flags: the runtime stays warning-free), with
+# OpenMP (libnesl_rt_cpu.a) and without (libnesl_rt_cpu_seq.a, for
+# --no-openmp); nesslc -o links it like the CUDA one (cudagen/cgen.c) instead
+# of compiling the runtime's sources for every program.
+$(CPU_LIB): $(CPU_LIB_OBJS)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(CPU_SEQ_LIB): $(CPU_SEQ_LIB_OBJS)
+	$(say) AR $@
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/lib/cpu/%.o: rt/%.c config.mk
 	@mkdir -p $(@D)
 	$(say) CC $<
-	$(Q)$(CC) -Irt -std=c11 $(WARNFLAGS) $(CFLAGS) $(OPENMP_CFLAGS) -MMD -MP -c $< -o $@
+	$(Q)$(CC) -Irt $(CGEN_CFLAGS) $(WARNFLAGS) $(OPENMP_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/lib/cpu_seq/%.o: rt/%.c config.mk
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) -Irt $(CGEN_CFLAGS) $(WARNFLAGS) -MMD -MP -c $< -o $@
 
 # ---- the CUDA runtime library ------------------------------------------------
 # Built once (only when configure found nvcc) and linked into every program of
@@ -270,14 +293,17 @@ difftest: $(BIN)
 # ---- install / clean --------------------------------------------------------
 DOCDIR = $(PREFIX)/share/doc/nesslc
 
-install: $(BIN)
+install: $(BIN) $(CPU_LIB) $(CPU_SEQ_LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/nesslc
-	$(if $(CUDA_LIB),install -d $(DESTDIR)$(PREFIX)/lib/nesslc && install -m 644 $(CUDA_LIB) $(DESTDIR)$(PREFIX)/lib/nesslc/)
+	install -d $(DESTDIR)$(PREFIX)/lib/nesslc
+	install -m 644 $(CPU_LIB) $(CPU_SEQ_LIB) $(DESTDIR)$(PREFIX)/lib/nesslc/
+	$(if $(CUDA_LIB),install -m 644 $(CUDA_LIB) $(DESTDIR)$(PREFIX)/lib/nesslc/)
 	install -m 644 README.md $(wildcard doc/*.md) $(DESTDIR)$(DOCDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/nesslc
+	rm -rf $(DESTDIR)$(PREFIX)/lib/nesslc
 	rm -rf $(DESTDIR)$(DOCDIR)
 
 clean:

@@ -1,8 +1,9 @@
 /* cgen.c — the back ends' entry points: a whole program to one C
  * translation unit (cgen_emit_c) or CUDA C++ one (cgen_emit_cuda), and to
- * an executable (cgen_build).  C: the generated C and the runtime sources,
- * embedded in nesslc, compiled by the configured C compiler in a temporary
- * directory.  CUDA: the generated .cu and the runtime headers compiled by
+ * an executable (cgen_build).  C: the generated C, with the runtime's
+ * headers (embedded in nesslc) in a temporary directory, compiled by the
+ * configured C compiler and linked with the prebuilt CPU runtime library
+ * libnesl_rt_cpu.a (compile()).  CUDA: the generated .cu and the runtime headers compiled by
  * nvcc and linked with the prebuilt runtime library libnesl_rt_cuda.a,
  * found relative to the nesslc executable (find_rtlib). */
 #include <errno.h>
@@ -242,9 +243,21 @@ static int run_cc(char **argv, FILE *err)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+static char *find_rtlib(const char *libname);
+
+/* C: the generated program linked with the prebuilt CPU runtime library
+ * (libnesl_rt_cpu.a, or libnesl_rt_cpu_seq.a without OpenMP) found like
+ * the CUDA one.  When NESSLC_CC or NESSLC_CFLAGS changes the compiler or
+ * its flags, or no library is found, the runtime's sources (written to dir)
+ * are compiled with the program instead, as the library was built with
+ * the configured ones. */
 static int compile(const char *dir, const char *csrc, const CgenBuildOptions *o, FILE *err)
 {
     const char *cc = getenv("NESSLC_CC"), *cflags = getenv("NESSLC_CFLAGS");
+    const char *libname = o->openmp ? "nesl_rt_cpu" : "nesl_rt_cpu_seq";
+    char libfile[64], lflag[4200], lname[80];
+    snprintf(libfile, sizeof libfile, "lib%s.a", libname);
+    char *libdir = (cc && *cc) || cflags ? NULL : find_rtlib(libfile);
     char *ccs = strdup(cc && *cc ? cc : NESSLC_CC);
     char *fls = strdup(cflags ? cflags : NESSLC_CGEN_CFLAGS);
     char *omp = strdup(o->openmp ? NESSLC_OPENMP_CFLAGS : "");
@@ -260,9 +273,16 @@ static int compile(const char *dir, const char *csrc, const CgenBuildOptions *o,
     argv[n++] = "-o";
     argv[n++] = (char *)o->output;
     argv[n++] = (char *)csrc;
-    for (int i = 0; i < nesl_rt_nfiles; i++) {
-        size_t len = strlen(nesl_rt_names[i]);
-        if (len > 2 && !strcmp(nesl_rt_names[i] + len - 2, ".c")) argv[n++] = paths[i] = path_join(dir, nesl_rt_names[i]);
+    if (libdir) {
+        snprintf(lflag, sizeof lflag, "-L%s", libdir);
+        snprintf(lname, sizeof lname, "-l%s", libname);
+        argv[n++] = lflag;
+        argv[n++] = lname;
+    } else {
+        for (int i = 0; i < nesl_rt_nfiles; i++) {
+            size_t len = strlen(nesl_rt_names[i]);
+            if (len > 2 && !strcmp(nesl_rt_names[i] + len - 2, ".c")) argv[n++] = paths[i] = path_join(dir, nesl_rt_names[i]);
+        }
     }
     argv[n++] = "-lm";
     argv[n] = NULL;
@@ -270,13 +290,14 @@ static int compile(const char *dir, const char *csrc, const CgenBuildOptions *o,
     if (st > 0 && st != 127) fprintf(err, "nesslc: error: the C compiler '%s' failed (exit status %d)\n", argv[0], st);
     for (int i = 0; i < nesl_rt_nfiles; i++) free(paths[i]);
     free(paths);
+    free(libdir);
     free(ccs);
     free(fls);
     free(omp);
     return st == 0 ? 0 : 1;
 }
 
-/* The CUDA runtime library: $NESSLC_RTLIB_DIR, else next to the nesslc
+/* A runtime library: $NESSLC_RTLIB_DIR, else next to the nesslc
  * executable as built (EXEDIR/build/lib, EXEDIR/lib for a binary inside a
  * build directory) or installed (EXEDIR/../lib/nesslc). */
 static char *find_rtlib(const char *libname)

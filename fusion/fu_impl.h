@@ -90,7 +90,7 @@ typedef struct Region {
 } Region;
 
 /* Iteration-size classes of one function: union-find over keys. */
-typedef struct SizeKey { int kind; Sym name; int64_t k; } SizeKey;   /* kind: 0 value, 1 length, 2 constant, 3 sd */
+typedef struct SizeKey { int kind; Sym name; int64_t k; } SizeKey;   /* kind: 0 value, 1 length, 2 constant, 3 sd, 4 total (sd) */
 typedef struct Sizes { Fu *F; int n, cap; SizeKey *keys; int *parent; } Sizes;
 int sizes_class(Sizes *S, int kind, Sym name, int64_t k);
 void sizes_union(Sizes *S, int x, int y);
@@ -108,6 +108,11 @@ int pdg_horizontal(const Region *r, int i, int j);
 const LcuExpr *node_arg_for(const Node *nd, Sym param);
 /* The size class of a SOAC's size argument under node's run arguments. */
 int node_size_class(Sizes *S, const Node *nd, const LcuArg *size);
+/* The class of total (s) for a SEG_ SOAC's sd argument s (-1: unknown). */
+int node_total_class(Sizes *S, const Node *nd, const LcuArg *size);
+/* Does SEG_ SOAC so read a SEG_FILTER's elements (kernel names elems) only
+ * at its own index, and its descriptor t only as its sd argument? */
+bool seg_filter_consumer_ok(Fu *F, const LcuSoac *so, int ne, const Sym *elems, Sym t);
 
 /* ---- scheduling (fu_ilp.c) ---- */
 void schedule_region(Fu *F, Region *r);

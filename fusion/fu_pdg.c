@@ -52,6 +52,9 @@ static int class_of_cpu(Sizes *S, const LcuExpr *e, bool length)
     case LE_VAR: return sizes_find(S, sizes_class(S, length ? 1 : 0, e->u.var, 0));
     case LE_INT: return length ? -1 : sizes_find(S, sizes_class(S, 2, NULL, e->u.i));
     case LE_LEN: return length ? -1 : sizes_find(S, sizes_class(S, 1, e->u.len.vec, 0));
+    case LE_CALL:     /* total (s): the flat length of sd s */
+        if (length || strcmp(e->u.call.name, "total") || e->u.call.nargs != 1 || e->u.call.args[0]->kind != LE_VAR) return -1;
+        return sizes_find(S, sizes_class(S, 4, e->u.call.args[0]->u.var, 0));
     default: return -1;
     }
 }
@@ -87,6 +90,16 @@ int node_size_class(Sizes *S, const Node *nd, const LcuArg *size)
     case LE_LEN: return class_of_cpu(S, node_arg_for(nd, e->u.len.vec), true);
     default: return -1;
     }
+}
+
+/* A SEG_ SOAC's pull index ranges over 0..total(s)-1: the class of total(s)
+ * for its sd argument (-1: not an sd variable). */
+int node_total_class(Sizes *S, const Node *nd, const LcuArg *size)
+{
+    if (!size || size->kind != LA_EXPR || size->u.expr->kind != LE_VAR) return -1;
+    const LcuExpr *a = node_arg_for(nd, size->u.expr->u.var);
+    if (!a || a->kind != LE_VAR || !a->type || a->type->kind != LT_SD) return -1;
+    return sizes_find(S, sizes_class(S, 4, a->u.var, 0));
 }
 
 /* Trivial kernel: one SOAC binding whose results are returned in order. */
@@ -135,11 +148,34 @@ void sizes_collect_fun_block(Sizes *S, const LcuExpr *blk)
             sizes_union(S, sizes_class(S, 0, b->vars[0], 0), class_of_cpu(S, e, false));
         const LcuKernel *k;
         if (!is_run_node(S->F, b, &k)) continue;
-        LcuSoacKind sk = k->binds[0]->soac->kind;
-        if (sk != LS_MAP && sk != LS_SCAN && sk != LS_PERMUTE) continue;
+        const LcuSoac *so = k->binds[0]->soac;
         Node nd = { .bind = (LcuBind *)b, .k = k };
-        int c = node_size_class(S, &nd, soac_size_arg(k->binds[0]->soac));
-        for (int v = 0; v < b->nvars; v++) sizes_union(S, sizes_class(S, 1, b->vars[v], 0), c);
+        switch (so->kind) {
+        case LS_MAP: case LS_SCAN: case LS_PERMUTE: {
+            int c = node_size_class(S, &nd, soac_size_arg(so));
+            for (int v = 0; v < b->nvars; v++) sizes_union(S, sizes_class(S, 1, b->vars[v], 0), c);
+            break;
+        }
+        case LS_SEG_SCAN: case LS_SEG_PERMUTE: {     /* one result per element: total (s) */
+            int c = node_total_class(S, &nd, soac_size_arg(so));
+            for (int v = 0; v < b->nvars; v++) sizes_union(S, sizes_class(S, 1, b->vars[v], 0), c);
+            break;
+        }
+        case LS_SEG_REDUCE: {                          /* one result per segment: #s */
+            const LcuArg *sz = soac_size_arg(so);
+            const LcuExpr *sd = sz->kind == LA_EXPR && sz->u.expr->kind == LE_VAR ? node_arg_for(&nd, sz->u.expr->u.var) : NULL;
+            int c = class_of_cpu(S, sd, true);
+            for (int v = 0; v < b->nvars; v++) sizes_union(S, sizes_class(S, 1, b->vars[v], 0), c);
+            break;
+        }
+        case LS_SEG_FILTER: {                          /* (elements.., t): total (t) elements */
+            int c = sizes_class(S, 4, b->vars[b->nvars - 1], 0);
+            for (int v = 0; v < b->nvars - 1; v++) sizes_union(S, sizes_class(S, 1, b->vars[v], 0), c);
+            break;
+        }
+        case LS_REDUCE: case LS_FILTER: case LS_PARTITION: case LS_ONCE: case LS_SEG_PARTITION:
+            break;
+        }
     }
 }
 
@@ -187,7 +223,7 @@ static bool has_effect(Fu *F, const LcuExpr *e)
 
 /* Does a thunk read the vectors in ps only as p[r] (r its single
  * parameter, never rebound) or #p?  With r = NULL: only as #p. */
-typedef struct PullCheck { Fu *F; int n; const Sym *ps; Sym r; bool ok; } PullCheck;
+typedef struct PullCheck { Fu *F; int n; const Sym *ps; Sym r; bool no_len; bool ok; } PullCheck;
 
 static bool in_list(int n, const Sym *v, Sym x)
 {
@@ -200,7 +236,9 @@ static void pull_check(PullCheck *c, const LcuExpr *e)
     if (!c->ok) return;
     switch (e->kind) {
     case LE_VAR: if (in_list(c->n, c->ps, e->u.var)) c->ok = false; return;
-    case LE_LEN: return;     /* #p: the producer's size, substituted */
+    case LE_LEN:             /* #p: the producer's size, substituted (not for SEG_FILTER) */
+        if (c->no_len && in_list(c->n, c->ps, e->u.len.vec)) c->ok = false;
+        return;
     case LE_INDEX:
         if (in_list(c->n, c->ps, e->u.index.vec)
             && !(e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == c->r)) c->ok = false;
@@ -224,7 +262,7 @@ static void pull_check(PullCheck *c, const LcuExpr *e)
 bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps)
 {
     if (t->nparams != 1 || in_list(n, ps, t->params[0])) return false;
-    PullCheck c = { F, n, ps, t->params[0], true };
+    PullCheck c = { F, n, ps, t->params[0], false, true };
     pull_check(&c, t->body);
     return c.ok;
 }
@@ -232,7 +270,7 @@ bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps)
 /* Does an argument use the vectors in ps other than through #p? */
 bool arg_reads_beyond_len(Fu *F, const LcuArg *g, int n, const Sym *ps)
 {
-    PullCheck c = { F, n, ps, NULL, true };
+    PullCheck c = { F, n, ps, NULL, false, true };
     if (g->kind == LA_EXPR) { pull_check(&c, g->u.expr); return !c.ok; }
     for (int i = 0; i < g->u.thunk->nparams; i++) if (in_list(n, ps, g->u.thunk->params[i])) return true;
     pull_check(&c, g->u.thunk->body);
@@ -253,7 +291,9 @@ static int params_from(const Node *prod, const Node *cons, Sym *out)
 
 /* FILTER→REDUCE, FILTER→FILTER, PERMUTE→PERMUTE: the consumer pulls the
  * producer's elements at its own index only, over the producer's length. */
-static bool index_space_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons, bool exact_pull)
+static bool exact_pull(const Node *prod, const Node *cons, const LcuThunk *pull, int m);
+
+static bool index_space_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons, bool exact)
 {
     Sym ps[64];
     if (cons->k->nparams > 64) return false;
@@ -273,11 +313,40 @@ static bool index_space_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons
         size_ok = c >= 0 && c == l;
     }
     if (!size_ok) return false;
-    if (!exact_pull) return true;
-    /* FILTER→FILTER: the pull is exactly the producer's elements, in order. */
+    return !exact || exact_pull(prod, cons, pull, prod->bind->nvars);
+}
+
+/* SEG_FILTER→SEG_REDUCE, SEG_FILTER→SEG_FILTER: the consumer runs over the
+ * filter's result descriptor t and pulls the filtered elements at its own
+ * (flat) index only; neither the elements' length (total (t), which GPU
+ * code cannot name) nor t appears anywhere else in it.  Segment k of t holds
+ * the survivors of segment k of the filter's sd, in order, so the consumer
+ * can run over that sd instead. */
+bool seg_filter_consumer_ok(Fu *F, const LcuSoac *so, int ne, const Sym *elems, Sym t)
+{
+    if (so->args[0]->kind != LA_THUNK || so->args[0]->u.thunk->nparams != 1) return false;
+    const LcuThunk *pull = so->args[0]->u.thunk;
+    if (in_list(ne, elems, pull->params[0]) || pull->params[0] == t) return false;
+    PullCheck c = { F, ne, elems, pull->params[0], true, true };
+    pull_check(&c, pull->body);
+    if (!c.ok) return false;
+    const LcuArg *sz = soac_size_arg(so);
+    if (sz->kind != LA_EXPR || sz->u.expr->kind != LE_VAR || sz->u.expr->u.var != t) return false;
+    for (int i = 0; i < so->nargs - 1; i++) {
+        PtrVec fv = { 0 };
+        fu_free_vars_arg(F, so->args[i], &fv);
+        for (int v = 0; v < fv.len; v++)
+            if (fv.items[v] == (void *)t || (i > 0 && in_list(ne, elems, fv.items[v]))) return false;
+    }
+    return true;
+}
+
+/* FILTER→FILTER and SEG_FILTER→SEG_FILTER: the pull is exactly the
+ * producer's m elements, in order (kernel parameters bound to them). */
+static bool exact_pull(const Node *prod, const Node *cons, const LcuThunk *pull, int m)
+{
     const LcuExpr *b = pull->body;
-    int m = b->kind == LE_TUPLE ? b->u.tuple.n : 1;
-    if (m != prod->bind->nvars) return false;
+    if ((b->kind == LE_TUPLE ? b->u.tuple.n : 1) != m) return false;
     for (int i = 0; i < m; i++) {
         const LcuExpr *x = b->kind == LE_TUPLE ? b->u.tuple.elems[i] : b;
         if (x->kind != LE_INDEX) return false;
@@ -285,6 +354,22 @@ static bool index_space_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons
         if (!a || a->kind != LE_VAR || a->u.var != prod->bind->vars[i]) return false;
     }
     return true;
+}
+
+static bool seg_filter_rule(Fu *F, const Node *prod, const Node *cons, bool exact)
+{
+    Sym ps[64], elems[64], t = NULL;
+    if (cons->k->nparams > 64) return false;
+    int n = params_from(prod, cons, ps), ne = 0;
+    Sym tcpu = prod->bind->vars[prod->bind->nvars - 1];
+    for (int i = 0; i < n; i++) {
+        const LcuExpr *a = node_arg_for(cons, ps[i]);
+        if (a->u.var == tcpu) { if (t) return false; t = ps[i]; }
+        else elems[ne++] = ps[i];
+    }
+    const LcuSoac *so = cons->k->binds[0]->soac;
+    if (!t || !seg_filter_consumer_ok(F, so, ne, elems, t)) return false;
+    return !exact || exact_pull(prod, cons, so->args[0]->u.thunk, prod->bind->nvars - 1);
 }
 
 /* MAP → any SOAC: the consumer reads the MAP only at its own index over the
@@ -297,13 +382,15 @@ static EdgeKind map_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
     if (c->k->nparams > 64) return EDGE_PREVENT;
     int n = params_from(p, c, ps);
     const LcuSoac *so = c->k->binds[0]->soac;
+    /* a SEG_ SOAC's pull (and SEG_PERMUTE's index thunk) ranges over total (s) */
     bool seg = so->kind >= LS_SEG_PERMUTE;
-    int cls = node_size_class(S, c, soac_size_arg(so));
+    int cls = seg ? node_total_class(S, c, soac_size_arg(so)) : node_size_class(S, c, soac_size_arg(so));
     bool same = cls >= 0 && cls == sizes_find(S, sizes_class(S, 1, p->bind->vars[0], 0));
     for (int i = 0; i < so->nargs; i++) {
         const LcuArg *g = so->args[i];
         if (!arg_reads_beyond_len(F, g, n, ps)) continue;
-        bool index_thunk = so->kind != LS_ONCE && !seg && (i == 0 || (i == 1 && so->kind == LS_PERMUTE));
+        bool permute = so->kind == LS_PERMUTE || so->kind == LS_SEG_PERMUTE;
+        bool index_thunk = so->kind != LS_ONCE && (i == 0 || (i == 1 && permute));
         if (!index_thunk || !same || !thunk_reads_only_at_param(F, g->u.thunk, n, ps)) return EDGE_PREVENT;
     }
     return EDGE_FUSE;
@@ -321,8 +408,12 @@ static EdgeKind vertical_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
         return EDGE_PREVENT;
     case LS_PERMUTE:
         return c->soac == LS_PERMUTE && index_space_rule(F, S, p, c, false) ? EDGE_FUSE : EDGE_PREVENT;
+    case LS_SEG_FILTER:
+        if (c->soac == LS_SEG_REDUCE) return seg_filter_rule(F, p, c, false) ? EDGE_FUSE : EDGE_PREVENT;
+        if (c->soac == LS_SEG_FILTER) return seg_filter_rule(F, p, c, true) ? EDGE_FUSE : EDGE_PREVENT;
+        return EDGE_PREVENT;
     case LS_SCAN: case LS_PARTITION: case LS_ONCE:
-    case LS_SEG_PERMUTE: case LS_SEG_REDUCE: case LS_SEG_SCAN: case LS_SEG_FILTER: case LS_SEG_PARTITION:
+    case LS_SEG_PERMUTE: case LS_SEG_REDUCE: case LS_SEG_SCAN: case LS_SEG_PARTITION:
         return EDGE_PREVENT;
     }
     return EDGE_PREVENT;

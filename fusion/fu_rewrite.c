@@ -147,11 +147,20 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int a
     if (g->kind == LA_THUNK) {
         const LcuThunk *t = g->u.thunk;
         /* pull thunks (and PERMUTE's index thunk) range over 0..size-1 */
-        bool index_thunk = B->soac->kind != LS_ONCE && (argno == 0 || (argno == 1 && B->soac->kind == LS_PERMUTE));
-        bool seg = B->soac->kind >= LS_SEG_PERMUTE;
-        if (index_thunk && !seg && t->nparams == 1) {
+        LcuSoacKind bk = B->soac->kind;
+        bool index_thunk = bk != LS_ONCE && (argno == 0 || (argno == 1 && (bk == LS_PERMUTE || bk == LS_SEG_PERMUTE)));
+        if (index_thunk && t->nparams == 1) {
+            /* B's index space: its size, or total (s) for a SEG_ SOAC over s */
+            const LcuArg *space = soac_size_arg(B->soac);
+            LcuArg total;
+            if (bk >= LS_SEG_PERMUTE) {
+                LcuExpr **sd = arena_alloc(R->F->a, sizeof *sd);   /* lcu_e_call keeps the array */
+                sd[0] = plain_copy(R, space->u.expr);
+                total = (LcuArg){ LA_EXPR, g->span, { .expr = lcu_e_call(R->F->a, g->span, intern_cstr(R->F->in, "total"), 1, sd) } };
+                space = &total;
+            }
             LcuArg len = { LA_EXPR, g->span, { .expr = lcu_e_len(R->F->a, g->span, A->vars[0], false) } };
-            if (R->same(R->ctx, soac_size_arg(B->soac), &len) || R->same(R->ctx, soac_size_arg(B->soac), soac_size_arg(A->soac)))
+            if (R->same(R->ctx, space, &len) || R->same(R->ctx, space, soac_size_arg(A->soac)))
                 in.safe = t->params[0];
         }
         const LcuThunk *pull = A->soac->args[0]->u.thunk;
@@ -159,7 +168,7 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int a
          * sharing: bound once at the top.  Evaluating it where the thunk
          * would not (an untaken branch) is safe: the MAP computed every
          * element of that index space. */
-        if (in.safe && expr_size(pull->body) > 4
+        if (in.safe && expr_size(pull->body) > 4 && arg_mentions(R, g, A->nvars, A->vars)
             && thunk_reads_only_at_param(R->F, t, A->nvars, A->vars)) {
             in.cse = arena_alloc(R->F->a, sizeof(Sym) * (size_t)A->nvars);
             for (int i = 0; i < A->nvars; i++) in.cse[i] = fu_fresh(R->F, R->taken, A->vars[i]);
@@ -233,9 +242,21 @@ static bool size_is_len_of(Rw *R, const LcuKBind *A, const LcuArg *sz)
     return R->same(R->ctx, sz, &len);
 }
 
+/* The element results of a FILTER or SEG_FILTER (the latter's last result
+ * is its descriptor). */
+static int elems_of(const LcuKBind *A)
+{
+    return A->soac->kind == LS_SEG_FILTER ? A->nvars - 1 : A->nvars;
+}
+
 /* Can B take the index space of A (B reads A only at its own index)? */
 static bool index_space_ok(Rw *R, const LcuKBind *A, const LcuKBind *B)
 {
+    if (A->soac->kind == LS_SEG_FILTER) {
+        int ne = elems_of(A);
+        return arg_mentions(R, B->soac->args[0], ne, A->vars)
+            && seg_filter_consumer_ok(R->F, B->soac, ne, A->vars, A->vars[ne]);
+    }
     const LcuSoac *so = B->soac;
     if (so->args[0]->kind != LA_THUNK || !thunk_reads_only_at_param(R->F, so->args[0]->u.thunk, A->nvars, A->vars)) return false;
     if (!arg_mentions(R, so->args[0], A->nvars, A->vars)) return false;
@@ -251,7 +272,7 @@ static LcuExpr *pull_through(Rw *R, const LcuKBind *A, const LcuThunk *bpull, Sy
     LcuExpr *iv = lcu_e_var(R->F->a, sp, i);
     LcuExpr *args[1] = { iv };
     LcuExpr *val = apply_thunk(R, A->soac->args[0]->u.thunk, 1, args, sp);
-    Repl rp = { R, A->nvars, A->vars, q, i };     /* the index after renaming */
+    Repl rp = { R, elems_of(A), A->vars, q, i };  /* the index after renaming */
     Copier c = { R->F, R->taken, NULL, false, on_index_repl, NULL, &rp };
     const Sub *s = sub_add(R->F, NULL, bpull->params[0], i, NULL);
     *bbody_out = fu_copy(&c, bpull->body, s);
@@ -268,7 +289,7 @@ static LcuArg *thunk_arg(Rw *R, Span sp, int np, Sym *ps, LcuExpr *body)
 /* A's predicate applied to q. */
 static LcuExpr *pred_on(Rw *R, const LcuKBind *A, Sym *q, Span sp)
 {
-    int n = A->nvars;
+    int n = elems_of(A);
     LcuExpr **args = arena_alloc(R->F->a, sizeof *args * (size_t)n);
     for (int i = 0; i < n; i++) args[i] = lcu_e_var(R->F->a, sp, q[i]);
     return apply_thunk(R, A->soac->args[1]->u.thunk, n, args, sp);
@@ -279,12 +300,13 @@ static LcuKBind *filter_reduce(Rw *R, const LcuKBind *A, const LcuKBind *B)
     const LcuThunk *bpull = B->soac->args[0]->u.thunk;
     Span sp = bpull->span;
     Sym i = bpull->params[0];
-    Sym *q = arena_alloc(R->F->a, sizeof *q * (size_t)A->nvars);
-    for (int c = 0; c < A->nvars; c++) q[c] = fu_fresh(R->F, R->taken, A->soac->args[1]->u.thunk->params[c]);
+    int ne = elems_of(A);
+    Sym *q = arena_alloc(R->F->a, sizeof *q * (size_t)ne);
+    for (int c = 0; c < ne; c++) q[c] = fu_fresh(R->F, R->taken, A->soac->args[1]->u.thunk->params[c]);
     LcuExpr *bbody;
     LcuExpr *val = pull_through(R, A, bpull, i, q, &bbody);
     LcuExpr *idn = plain_copy(R, B->soac->args[1]->u.expr);
-    LcuExpr *body = mk_let(R, sp, A->nvars, q, val, lcu_e_if(R->F->a, sp, pred_on(R, A, q, sp), bbody, idn));
+    LcuExpr *body = mk_let(R, sp, ne, q, val, lcu_e_if(R->F->a, sp, pred_on(R, A, q, sp), bbody, idn));
     LcuArg **args = arena_alloc(R->F->a, sizeof *args * 4);
     Sym *ps = arena_alloc(R->F->a, sizeof *ps);
     ps[0] = i;
@@ -303,7 +325,7 @@ static LcuKBind *filter_filter(Rw *R, const LcuKBind *A, const LcuKBind *B)
     /* B's pull is exactly A's elements: keep A's pull, conjoin the predicates */
     const LcuThunk *bp = B->soac->args[1]->u.thunk;
     Span sp = bp->span;
-    int n = A->nvars;
+    int n = elems_of(A);
     Sym *q = arena_alloc(R->F->a, sizeof *q * (size_t)n);
     LcuExpr **qs = arena_alloc(R->F->a, sizeof *qs * (size_t)n);
     for (int c = 0; c < n; c++) {
@@ -318,7 +340,7 @@ static LcuKBind *filter_filter(Rw *R, const LcuKBind *A, const LcuKBind *B)
     args[2] = A->soac->args[2];
     LcuKBind *nb = arena_alloc(R->F->a, sizeof *nb);
     *nb = *B;
-    nb->soac = lcu_soac(R->F->a, B->soac->span, LS_FILTER, 3, args);
+    nb->soac = lcu_soac(R->F->a, B->soac->span, A->soac->kind, 3, args);
     return nb;
 }
 
@@ -360,7 +382,7 @@ static bool exact_pull_of(const LcuKBind *A, const LcuThunk *t)
 {
     const LcuExpr *b = t->body;
     int m = b->kind == LE_TUPLE ? b->u.tuple.n : 1;
-    if (m != A->nvars || t->nparams != 1) return false;
+    if (m != elems_of(A) || t->nparams != 1) return false;
     for (int i = 0; i < m; i++) {
         const LcuExpr *x = b->kind == LE_TUPLE ? b->u.tuple.elems[i] : b;
         if (x->kind != LE_INDEX || x->u.index.vec != A->vars[i]) return false;
@@ -375,7 +397,7 @@ static bool index_space_rules(Rw *R)
     for (int a = 0; a < k->nbinds; a++) {
         const LcuKBind *A = k->binds[a];
         LcuSoacKind ak = A->soac->kind;
-        if (ak != LS_FILTER && ak != LS_PERMUTE) continue;
+        if (ak != LS_FILTER && ak != LS_SEG_FILTER && ak != LS_PERMUTE) continue;
         for (int b = a + 1; b < k->nbinds; b++) {
             const LcuKBind *B = k->binds[b];
             LcuSoacKind bk = B->soac->kind;
@@ -384,6 +406,8 @@ static bool index_space_rules(Rw *R)
             if (ak == LS_FILTER && bk == LS_REDUCE) nb = filter_reduce(R, A, B);
             else if (ak == LS_FILTER && bk == LS_FILTER && exact_pull_of(A, B->soac->args[0]->u.thunk)) nb = filter_filter(R, A, B);
             else if (ak == LS_PERMUTE && bk == LS_PERMUTE) nb = permute_permute(R, A, B);
+            else if (ak == LS_SEG_FILTER && bk == LS_SEG_REDUCE) nb = filter_reduce(R, A, B);
+            else if (ak == LS_SEG_FILTER && bk == LS_SEG_FILTER && exact_pull_of(A, B->soac->args[0]->u.thunk)) nb = filter_filter(R, A, B);
             if (!nb) continue;
             /* what is left of A in the new SOAC is #A: A's size */
             Inl in = { R, A, NULL, NULL, false };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # check_gpu.sh — the GPU check (make check-gpu): every program of mode c
-# built with --target=cuda and run on the GPU (tests/run_tests.sh --mode
-# cuda), then a subset of them under compute-sanitizer's memcheck.  Needs
+# built with --target=cuda, fused and not, and run on the GPU
+# (tests/run_tests.sh --mode cuda,cuda0), then a subset of them under compute-sanitizer's memcheck.  Needs
 # only a built nesslc and its CUDA runtime library (BUILD/lib next to it),
 # nvcc and a GPU — no bison, flex or lp_solve — so it runs on a machine the
 # build directory was carried to.
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 done
 case $nesslc in /*) ;; *) nesslc=$PWD/$nesslc ;; esac
 command -v nvidia-smi >/dev/null && nvidia-smi -L
-"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode cuda --jobs "$jobs" "${filters[@]}"
+"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode cuda,cuda0 --jobs "$jobs" "${filters[@]}"
 suite=$?
 
 # memcheck: programs that exercise every skeleton, the library kernels and

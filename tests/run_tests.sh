@@ -3,8 +3,10 @@
 #
 # Program tests: every tests/**/*.nesl, tests/lcu/*.lcu, tests/codegen/*.lcu
 # and examples/*.nesl with a sibling NAME.expected, in every mode (executor;
-# default: the AST interpreter, the λcu interpreter and, for λcu files, the C
-# back end), all against the one expected output.
+# default: the AST interpreter, the λcu interpreter and the C back end, the
+# last two with and without fusion), all against the one expected output;
+# tests/fusion/NAME.lcu with a NAME.values file also has its values checked
+# with kernels formed, fused and not (run_values).
 # Each runs in its own directory as
 #     timeout LIMIT NESSLC <mode options> NAME.nesl 2>&1   (or NAME.lcu)
 # (LIMIT: --timeout, default 60 s)
@@ -39,13 +41,15 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
                   lcu     flattening + fusion + the λcu interpreter (--interp=lcu)
                   lcu0    the same without fusion (--interp=lcu -O0)
                   c       the C back end: nesslc --target=c -o PROG, then PROG
+                  c0      the same without fusion (-O0 -o PROG)
                   cuda-compile  the programs of mode c built with --target=cuda
                           (nvcc, no GPU needed); passes when the build
                           succeeds, or fails with the expected diagnostics
                   cuda    the programs of mode c built with --target=cuda and
                           run (GPU needed); float tokens compared with a
                           relative tolerance of 1e-6 (tests/float_cmp.py)
-                  default: interp,lcu,lcu0,c
+                  cuda0   the same without fusion (-O0)
+                  default: interp,lcu,lcu0,c,c0
   --unit DIR      also run every executable in DIR as a unit test
   --unit-only     run only the unit tests
   -v, --verbose   print a line for every test, not only failures
@@ -63,7 +67,7 @@ mode_opts() {
         interp) echo "--interp" ;;
         lcu) echo "--interp=lcu" ;;
         lcu0) echo "--interp=lcu -O0" ;;
-        c|cuda|cuda-compile) echo "-o" ;;   # run_prog builds (and runs) the executable
+        c|c0|cuda|cuda0|cuda-compile) echo "-o" ;;   # run_prog builds (and runs) the executable
         *) return 1 ;;
     esac
 }
@@ -97,7 +101,7 @@ while [ $# -gt 0 ]; do
         *) filters+=("$1"); shift ;;
     esac
 done
-[ ${#modes[@]} -gt 0 ] || modes=(interp lcu lcu0 c)
+[ ${#modes[@]} -gt 0 ] || modes=(interp lcu lcu0 c c0)
 for m in "${modes[@]}"; do
     mode_opts "$m" >/dev/null || { echo "run_tests.sh: unknown mode '$m'" >&2; exit 2; }
 done
@@ -182,10 +186,15 @@ if [ "$unit_only" = 0 ]; then
         # test once more, except those it cannot run (c_skip).
         once=0
         for m in "${modes[@]}"; do
-            if [ "$m" = c ] || [ "$m" = cuda ] || [ "$m" = cuda-compile ]; then
+            # tests/fusion/NAME.lcu with NAME.values: the program's values,
+            # with kernels formed, at -O0 and -O (run_values)
+            if [ -f "$root/${t%.*}.values" ] && [ "$m" != interp ] && [ "$m" != cuda-compile ]; then
+                kinds+=(values); names+=("$t"); args+=("$m")
+            fi
+            if [ "$m" = c ] || [ "$m" = c0 ] || [ "$m" = cuda ] || [ "$m" = cuda0 ] || [ "$m" = cuda-compile ]; then
                 c_skip "$root/$t" && continue
                 # bit-exact float checks (// nesslc-test: exact-floats) cannot hold on the GPU
-                [ "$m" = cuda ] && grep -q 'nesslc-test: exact-floats' "$root/$t" && continue
+                [ "${m%0}" = cuda ] && grep -q 'nesslc-test: exact-floats' "$root/$t" && continue
             else
                 [ $once = 1 ] && continue
                 [ -f "$root/${t%.*}.args" ] && once=1
@@ -227,7 +236,8 @@ report_fail() {   # i, title, status, expected-file, actual-file
 
 # -O0 for a .lcu test whose .args asks for --stats of the program as written
 # (no --form-kernels): its counts are those of the unfused kernels.
-olevel_for() {
+olevel_for() {   # args file, mode
+    case $2 in c0|cuda0) echo -O0; return ;; esac
     [ -f "$1" ] && grep -q -- --stats "$1" && ! grep -q -- --form-kernels "$1" && echo -O0
 }
 
@@ -250,7 +260,7 @@ run_prog() {   # i, test path, mode
         # the build alone: success, or the expected compile-time diagnostics
         local bopts=
         [ -f "$dir/$base.args" ] && bopts=$(c_build_opts "$dir/$base.args")
-        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $bopts $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $bopts $(olevel_for "$dir/$base.args" "$mode") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         rm -f "$tmp/$i.exe"
         set +f
@@ -260,11 +270,11 @@ run_prog() {   # i, test path, mode
             return
         fi
         [ $st -eq 0 ] && st=1   # a build that prints something fails
-    elif [ "$mode" = cuda ]; then
+    elif [ "$mode" = cuda ] || [ "$mode" = cuda0 ]; then
         opts=
         local bopts=
         [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args") && bopts=$(c_build_opts "$dir/$base.args")
-        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $bopts $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $bopts $(olevel_for "$dir/$base.args" "$mode") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         if [ $st -eq 0 ]; then
             (cd "$dir" && exec timeout "$limit" "$tmp/$i.exe" $opts) >>"$out" 2>&1
@@ -272,14 +282,14 @@ run_prog() {   # i, test path, mode
         fi
         rm -f "$tmp/$i.exe"
         compare=float_cmp
-    elif [ "$mode" = c ]; then
+    elif [ "$mode" = c ] || [ "$mode" = c0 ]; then
         # build (the compiler's output is part of the result), then run
         opts=
         local bopts=
         [ -f "$dir/$base.args" ] && opts=$(c_run_opts "$dir/$base.args") && bopts=$(c_build_opts "$dir/$base.args")
         # --stats of a .lcu run as written (no --form-kernels) counts the
         # unfused kernels: the build must not fuse either.
-        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=c $bopts $(olevel_for "$dir/$base.args") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+        (cd "$dir" && exec timeout "$limit" "$nesslc" --target=c $bopts $(olevel_for "$dir/$base.args" "$mode") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         if [ $st -eq 0 ]; then
             c_exec "$dir" "$tmp/$i.exe" $opts >>"$out" 2>&1
@@ -288,7 +298,7 @@ run_prog() {   # i, test path, mode
         # tests/codegen: also built without OpenMP, with the same result
         if [ $st -ne 124 ] && [[ $t == tests/codegen/* ]]; then
             local seq=$tmp/$i.seq st2
-            (cd "$dir" && exec timeout "$limit" "$nesslc" --target=c --no-openmp -o "$seq.exe" "$file") >"$seq.out" 2>&1
+            (cd "$dir" && exec timeout "$limit" "$nesslc" --target=c --no-openmp $(olevel_for "$dir/$base.args" "$mode") -o "$seq.exe" "$file") >"$seq.out" 2>&1
             st2=$?
             if [ $st2 -eq 0 ]; then
                 c_exec "$dir" "$seq.exe" $opts >>"$seq.out" 2>&1
@@ -323,6 +333,39 @@ run_prog() {   # i, test path, mode
     fi
 }
 
+# tests/fusion: the values of NAME.lcu with its kernels formed, fused or
+# not, in one executor, against NAME.values (derived by hand).
+run_values() {   # i, test path, mode
+    local i=$1 t=$2 mode=$3
+    local dir=$root/${t%/*} file=${t##*/}
+    local exp=$dir/${file%.lcu}.values out=$tmp/$i.out st compare=exact_cmp
+    local title="$t [values, $mode]" olev=
+    case $mode in *0) olev=-O0 ;; esac
+    case $mode in
+        lcu|lcu0)
+            (cd "$dir" && exec timeout "$limit" "$nesslc" --form-kernels $olev --interp=lcu "$file") >"$out" 2>&1
+            st=$? ;;
+        c|c0|cuda|cuda0)
+            local target=c
+            [ "${mode%0}" = cuda ] && target=cuda && compare=float_cmp
+            (cd "$dir" && exec timeout "$limit" "$nesslc" --target=$target --form-kernels $olev -o "$tmp/$i.exe" "$file") >"$out" 2>&1
+            st=$?
+            if [ $st -eq 0 ]; then
+                if [ $target = c ]; then c_exec "$dir" "$tmp/$i.exe" >>"$out" 2>&1
+                else (cd "$dir" && exec timeout "$limit" "$tmp/$i.exe") >>"$out" 2>&1; fi
+                st=$?
+            fi
+            rm -f "$tmp/$i.exe" ;;
+        *) st=2; echo "run_values: no mode $mode" >"$out" ;;
+    esac
+    if [ $st -ne 0 ] || ! $compare "$exp" "$out"; then
+        report_fail "$i" "$title" "$st" "$exp" "$out"
+    else
+        echo "PASS: $title" >"$tmp/$i.log"
+        echo PASS >"$tmp/$i.res"
+    fi
+}
+
 run_unit() {   # i, name, binary
     local out=$tmp/$1.out st
     (cd "$root" && exec timeout "$limit" "$3") >"$out" 2>&1
@@ -342,6 +385,8 @@ running=0
 for ((i = 0; i < n; i++)); do
     if [ "${kinds[i]}" = prog ]; then
         run_prog "$i" "${names[i]}" "${args[i]}" &
+    elif [ "${kinds[i]}" = values ]; then
+        run_values "$i" "${names[i]}" "${args[i]}" &
     else
         run_unit "$i" "${names[i]}" "${args[i]}" &
     fi
