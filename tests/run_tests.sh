@@ -228,7 +228,7 @@ report_fail() {   # i, title, status, expected-file, actual-file
 # -O0 for a .lcu test whose .args asks for --stats of the program as written
 # (no --form-kernels): its counts are those of the unfused kernels.
 olevel_for() {
-    [ -f "$1" ] && grep -q -- --stats "$1" && ! grep -q -- --form-kernels "$1" && echo -O0
+    [ -f "$1" ] && [ -f "${1%.args}.lcu" ] && grep -q -- --stats "$1" && ! grep -q -- --form-kernels "$1" && echo -O0
 }
 
 run_prog() {   # i, test path, mode
