@@ -359,6 +359,13 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
         LcuExpr *eb = fl_block_pop(F, X_rest(F, re.n, re.c));
         return fl_emit_if(F, t, lifted, X_var(F, c.c[0]), tb, eb);
     }
+    /* Lifted condition, both branches cheap scalar code that cannot fail:
+     * compute both for every element and pick (speculate.c). */
+    if (fl_speculable(e->b) && fl_speculable(e->c)) {
+        FVal a = fl_expr(F, cx, e->b);
+        FVal b = fl_expr(F, cx, e->c);
+        return fl_select(F, cx, t, c.c[0], a, b);
+    }
     /* Lifted condition: partition the context.  When all elements take the
      * same branch (common in recursion on equal-sized parts), the branch
      * runs on the context as it is: no packing, no combining. */

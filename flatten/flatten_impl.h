@@ -157,6 +157,10 @@ FVal fl_apply_value(Fl *F, const Ctx *cx, FVal fn, FVal arg, Span sp);
 FunDecl *fl_fun_body(Fl *F, FunDecl *fun, Span sp);
 bool fl_fun_pure(Fl *F, FunDecl *fun);
 
+/* ---- speculate.c: lifted ifs of cheap total scalar branches as a select ---- */
+bool fl_speculable(const Expr *e);
+FVal fl_select(Fl *F, const Ctx *cx, Type *t, Sym flags, FVal a, FVal b);
+
 /* ---- prims.c ---- */
 bool fl_prim_pure(int prim);
 FVal fl_range(Fl *F, const Ctx *cx, FVal lo, FVal hi, FVal step, Span sp);
