@@ -46,11 +46,12 @@ typedef struct CgenNesl {
 
 /* Translate a checked, kernel-formed λcu program (no inline SOACs) into one
  * C translation unit using rt/nesl_rt.h: main runs the function main, or,
- * with nesl, the NESL program's forms.  False, after "nesslc: error: ..."
- * lines on err, for what the C back end does not support yet. */
-bool cgen_emit_c(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl);
+ * with nesl, the NESL program's forms; float32: NESL float is IEEE single
+ * (-ffloat32).  False, after "nesslc: error: ..." lines on err, for what
+ * the C back end does not support yet. */
+bool cgen_emit_c(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl, bool float32);
 /* The same program as CUDA C++ (rt/nesl_rt.h and rt/nesl_cuda.cuh). */
-bool cgen_emit_cuda(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl);
+bool cgen_emit_cuda(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl, bool float32);
 
 typedef struct CgenBuildOptions {
     const char *output;   /* executable to write */
@@ -59,6 +60,7 @@ typedef struct CgenBuildOptions {
     bool cuda;            /* --target=cuda: nvcc and libnesl_rt_cuda.a */
     const char *arch;     /* nvcc -arch (NULL: sm_90) */
     const CgenNesl *nesl; /* a NESL program's top level, or NULL (λcu main) */
+    bool float32;         /* -ffloat32 */
 } CgenBuildOptions;
 
 /* Generate C, write it and the runtime sources to a temporary directory and
@@ -78,16 +80,18 @@ typedef struct Gen {
     int counter;          /* fresh names: base_N, N unique in the unit */
     CFunc *func;          /* the kernel being generated (its parameters and declarations are the host variables device code may capture) */
     const CgenNesl *nesl; /* NULL for a λcu program */
+    bool f32;             /* -ffloat32: NESL float is C float (NESL_F32 vectors) */
 } Gen;
 
 /* A fresh C identifier "base_N" (base sanitized to [A-Za-z0-9_]). */
 const char *gen_fresh(Gen *g, const char *base);
 /* Report "nesslc: error: ..." (code generation continues, the result is discarded). */
 void gen_error(Gen *g, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* C type of a λcu base type or of a CPU value component ([b], sd). */
-const char *gen_ctype(const LcuType *t);
-const char *gen_base_ctype(LcuBase b);
-const char *gen_base_enum(LcuBase b);            /* "NESL_INT", ... */
+/* C type of a λcu base type or of a CPU value component ([b], sd); float
+ * is double, or float with -ffloat32 (g->f32). */
+const char *gen_ctype(const Gen *g, const LcuType *t);
+const char *gen_base_ctype(const Gen *g, LcuBase b);
+const char *gen_base_enum(const Gen *g, LcuBase b);            /* "NESL_INT", ... */
 
 /* ---- values of λcu variables in the generated code ---- */
 typedef struct CVal {

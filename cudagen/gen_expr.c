@@ -34,33 +34,33 @@ void gen_error(Gen *g, Span sp, const char *fmt, ...)
     g->nerrors++;
 }
 
-const char *gen_base_ctype(LcuBase b)
+const char *gen_base_ctype(const Gen *g, LcuBase b)
 {
     switch (b) {
     case LB_BOOL: return "bool";
     case LB_INT: return "int32_t";
-    case LB_FLOAT: return "double";
+    case LB_FLOAT: return g->f32 ? "float" : "double";
     case LB_CHAR: case LB_UNIT: return "uint8_t";
     }
     return "int";
 }
 
-const char *gen_base_enum(LcuBase b)
+const char *gen_base_enum(const Gen *g, LcuBase b)
 {
     switch (b) {
     case LB_BOOL: return "NESL_BOOL";
     case LB_INT: return "NESL_INT";
-    case LB_FLOAT: return "NESL_FLOAT";
+    case LB_FLOAT: return g->f32 ? "NESL_F32" : "NESL_FLOAT";
     case LB_CHAR: return "NESL_CHAR";
     case LB_UNIT: return "NESL_UNIT";
     }
     return "NESL_INT";
 }
 
-const char *gen_ctype(const LcuType *t)
+const char *gen_ctype(const Gen *g, const LcuType *t)
 {
     switch (t->kind) {
-    case LT_BASE: return gen_base_ctype(t->base);
+    case LT_BASE: return gen_base_ctype(g, t->base);
     case LT_VEC: case LT_REF: return "NeslVec *";
     case LT_SD: return "NeslSd *";
     case LT_TUPLE: break;
@@ -98,7 +98,7 @@ CVal *cval_new(Gen *g, const LcuType *t, int n, CExpr **comps)
 static const char *ptr_type(Gen *g, LcuBase b, bool cnst)
 {
     char buf[64];
-    snprintf(buf, sizeof buf, "%s%s *", cnst ? "const " : "", gen_base_ctype(b));
+    snprintf(buf, sizeof buf, "%s%s *", cnst ? "const " : "", gen_base_ctype(g, b));
     return arena_strndup(g->a, buf, strlen(buf));
 }
 
@@ -256,7 +256,7 @@ static CExpr *gen_unop(Gen *g, const LcuExpr *e, CExpr *x)
     switch (e->u.un.op) {
     case LUOP_NEG: return from == LB_FLOAT ? cx_un(g->a, CU_NEG, x) : cx_calln(g->a, "nesl_ineg", 1, x);
     case LUOP_NOT: return cx_un(g->a, CU_NOT, x);
-    case LUOP_TO_FLOAT: return from == LB_FLOAT ? x : cx_cast(g->a, "double", x);
+    case LUOP_TO_FLOAT: return from == LB_FLOAT ? x : cx_cast(g->a, gen_base_ctype(g, LB_FLOAT), x);
     case LUOP_TO_INT:
         if (from == LB_FLOAT) return cx_calln(g->a, "nesl_trunc", 1, x);
         return from == LB_INT ? x : cx_cast(g->a, "int32_t", x);
@@ -274,7 +274,7 @@ static CExpr *gen_builtin(Gen *g, const ErrCtx *ec, const LcuExpr *e, CExpr **ar
     if (!strcmp(f, "rem")) return lit ? cx_call(a, "nesl_rem", 2, args) : checked(g, ec, blk, "nesl_ck_brem", "int32_t", 2, args);
     if (!strcmp(f, "mod")) return lit ? cx_call(a, "nesl_mod", 2, args) : checked(g, ec, blk, "nesl_ck_bmod", "int32_t", 2, args);
     if (!strcmp(f, "isqrt")) return checked(g, ec, blk, "nesl_ck_isqrt", "int32_t", 1, args);
-    static const char *const same[] = { "lshift", "rshift", "band", "bor", "bxor", "bnot", "ipow", "fpow",
+    static const char *const same[] = { "lshift", "rshift", "band", "bor", "bxor", "bnot", "ipow",
                                         "trunc", "floor", "ceil", "round", "code_char", "btoi", "iabs" };
     static const char *const libm[] = { "sqrt", "ln", "exp", "sin", "cos", "tan", "asin", "acos", "atan",
                                         "sinh", "cosh", "tanh", "expt" };
@@ -286,14 +286,16 @@ static CExpr *gen_builtin(Gen *g, const ErrCtx *ec, const LcuExpr *e, CExpr **ar
         }
     for (size_t i = 0; i < sizeof libm / sizeof libm[0]; i++)
         if (!strcmp(f, libm[i])) {
-            snprintf(buf, sizeof buf, "nesl_m_%s", f);
+            snprintf(buf, sizeof buf, g->f32 ? "nesl_mf_%s" : "nesl_m_%s", f);   /* sqrtf, ... */
             return cx_call(a, arena_strndup(a, buf, strlen(buf)), n, args);
         }
-    if (!strcmp(f, "fabs")) return cx_call(a, "fabs", 1, args);   /* exact */
+    if (!strcmp(f, "fpow")) return cx_call(a, g->f32 ? "nesl_fpowf" : "nesl_fpow", 2, args);
+    if (!strcmp(f, "fabs")) return cx_call(a, g->f32 ? "fabsf" : "fabs", 1, args);   /* exact */
     if (!strcmp(f, "char_code")) return cx_cast(a, "int32_t", args[0]);
     bool fl = n == 2 && e->u.call.args[0]->type->base == LB_FLOAT;
-    if (!strcmp(f, "min")) return cx_call(a, fl ? "nesl_fmin" : "nesl_imin", 2, args);
-    if (!strcmp(f, "max")) return cx_call(a, fl ? "nesl_fmax" : "nesl_imax", 2, args);
+    const char *fmin = g->f32 ? "nesl_fminf" : "nesl_fmin", *fmax = g->f32 ? "nesl_fmaxf" : "nesl_fmax";
+    if (!strcmp(f, "min")) return cx_call(a, fl ? fmin : "nesl_imin", 2, args);
+    if (!strcmp(f, "max")) return cx_call(a, fl ? fmax : "nesl_imax", 2, args);
     ICE("code generation: unknown builtin '%s'", f);
 }
 
@@ -311,13 +313,13 @@ static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr
     if (g->skel->device && ec->host) {   /* host code: the element is copied from the device */
         const char *t = gen_fresh(g, vn);
         CBlock *get = cb_new(g->a), *zero = cb_new(g->a);
-        cs_decl(g->a, blk, gen_base_ctype(v->type->base), t, NULL);
+        cs_decl(g->a, blk, gen_base_ctype(g, v->type->base), t, NULL);
         cs_expr(g->a, get, cx_calln(g->a, "nesl_vec_get", 4, cx_name(g->a, "rt"), v->comps[0], i, cx_un(g->a, CU_ADDR, cx_name(g->a, t))));
         cs_assign(g->a, zero, cx_name(g->a, t), cx_int(g->a, 0));
         cs_if(g->a, blk, ok, get, zero);
         return cx_name(g->a, t);
     }
-    return gen_hoist(g, blk, gen_base_ctype(v->type->base), vn,
+    return gen_hoist(g, blk, gen_base_ctype(g, v->type->base), vn,
                      cx_cond(g->a, ok, cx_index(g->a, data, i), cx_int(g->a, 0)));
 }
 
@@ -328,7 +330,7 @@ const CEnv *gen_bind(Gen *g, const CEnv *env, const LcuBind *b, CExpr **rhs, CBl
     int n = lcu_t_arity(t);
     CExpr *c[n];
     for (int k = 0; k < n; k++)
-        c[k] = gen_hoist(g, blk, gen_ctype(lcu_t_component(t, k)), b->nvars == 1 ? b->vars[0] : b->vars[k], rhs[k]);
+        c[k] = gen_hoist(g, blk, gen_ctype(g, lcu_t_component(t, k)), b->nvars == 1 ? b->vars[0] : b->vars[k], rhs[k]);
     if (b->nvars == 1) return cenv_bind(g, env, b->vars[0], cval_new(g, t, n, c));
     for (int k = 0; k < n; k++) env = cenv_bind(g, env, b->vars[k], cval_new(g, lcu_t_component(t, k), 1, c + k));
     return env;
@@ -345,7 +347,7 @@ static CExpr **gen_if(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *
     CExpr **r = arena_alloc(g->a, sizeof *r * (size_t)n);
     for (int k = 0; k < n; k++) {
         const char *v = gen_fresh(g, "r");
-        cs_decl(g->a, blk, gen_ctype(lcu_t_component(e->type, k)), v, NULL);
+        cs_decl(g->a, blk, gen_ctype(g, lcu_t_component(e->type, k)), v, NULL);
         r[k] = cx_name(g->a, v);
         cs_assign(g->a, tb, r[k], t[k]);
         cs_assign(g->a, eb, r[k], f[k]);
@@ -359,7 +361,8 @@ CExpr **gen_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CB
     Arena *a = g->a;
     switch (e->kind) {
     case LE_INT: case LE_CHAR: return one(g, cx_int(a, e->u.i));
-    case LE_FLOAT: return one(g, cx_float(a, e->u.f));
+    case LE_FLOAT:   /* -ffloat32: (float)D, the double literal rounded once, at compile time */
+        return one(g, g->f32 ? cx_cast(a, "float", cx_float(a, e->u.f)) : cx_float(a, e->u.f));
     case LE_BOOL: return one(g, cx_name(a, e->u.b ? "true" : "false"));
     case LE_UNIT: return one(g, cx_int(a, 0));
     case LE_VAR: return cenv_find(env, e->u.var)->comps;
@@ -419,7 +422,7 @@ void gen_thunk(Gen *g, const ThunkGen *t, int nargs, CExpr **args, const LcuBase
     const CEnv *env = t->env;
     /* `{ () => e }` takes the unit argument as no parameter */
     for (int i = 0; i < th->nparams && i < nargs; i++) {
-        CExpr *x = gen_hoist(g, blk, gen_base_ctype(bases[i]), th->params[i], args[i]);
+        CExpr *x = gen_hoist(g, blk, gen_base_ctype(g, bases[i]), th->params[i], args[i]);
         CVal *v = cval_new(g, lcu_t_base(g->a, bases[i]), 1, &x);
         if (i == 0) v->in_range_of = range0;
         env = cenv_bind(g, env, th->params[i], v);

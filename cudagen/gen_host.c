@@ -100,7 +100,7 @@ static CExpr **gen_lib(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr 
                             cx_name(a, down ? "true" : "false"));
         return one(g, hoist(g, blk, "NeslVec *", r));
     }
-    if (!strcmp(name, "clock")) return one(g, hoist(g, blk, "double", cx_calln(a, "nesl_clock", 0)));
+    if (!strcmp(name, "clock")) return one(g, hoist(g, blk, gen_base_ctype(g, LB_FLOAT), cx_calln(a, "nesl_clock", 0)));
     char msg[200];
     snprintf(msg, sizeof msg, "library function %.150s is not available", name);
     cs_expr(a, blk, cx_calln(a, "nesl_fail", 3, args[0], cx_str(a, "%s", 2), cx_str(a, arena_strndup(a, msg, strlen(msg)), (int)strlen(msg))));
@@ -157,14 +157,14 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
             char arr[96];
             const char *h = gen_fresh(g, "lit");
             snprintf(arr, sizeof arr, "%s[%d]", h, n);
-            cs_decl(a, blk, gen_base_ctype(b), arena_strndup(a, arr, strlen(arr)), NULL);
+            cs_decl(a, blk, gen_base_ctype(g, b), arena_strndup(a, arr, strlen(arr)), NULL);
             for (int i = 0; i < n; i++) cs_assign(a, blk, cx_index(a, cx_name(a, h), cx_int(a, i)), el[i]);
-            return one(g, hoist(g, blk, "NeslVec *", cx_calln(a, "nesl_vec_from_host", 4, rt_of(g), cx_name(a, gen_base_enum(b)),
+            return one(g, hoist(g, blk, "NeslVec *", cx_calln(a, "nesl_vec_from_host", 4, rt_of(g), cx_name(a, gen_base_enum(g, b)),
                                                               cx_int(a, n), cx_name(a, h))));
         }
-        CExpr *v = hoist(g, blk, "NeslVec *", cx_calln(a, "nesl_vec_new", 3, rt_of(g), cx_name(a, gen_base_enum(b)), cx_int(a, n)));
+        CExpr *v = hoist(g, blk, "NeslVec *", cx_calln(a, "nesl_vec_new", 3, rt_of(g), cx_name(a, gen_base_enum(g, b)), cx_int(a, n)));
         char pt[32];
-        snprintf(pt, sizeof pt, "%s *", gen_base_ctype(b));
+        snprintf(pt, sizeof pt, "%s *", gen_base_ctype(g, b));
         CExpr *d = cx_cast(a, arena_strndup(a, pt, strlen(pt)), cx_arrow(a, v, "data"));
         for (int i = 0; i < n; i++) cs_assign(a, blk, cx_index(a, d, cx_int(a, i)), el[i]);
         return one(g, v);
@@ -213,7 +213,7 @@ void gen_function(Gen *g, const LcuFun *fn)
         CExpr *comps[n];
         for (int j = 0; j < n; j++, k++) {
             const char *pn = gen_fresh(g, fn->params[i].name);
-            f->params[k] = (CParam){ gen_ctype(lcu_t_component(t, j)), pn };
+            f->params[k] = (CParam){ gen_ctype(g, lcu_t_component(t, j)), pn };
             comps[j] = cx_name(a, pn);
         }
         env = cenv_bind(g, env, fn->params[i].name, cval_new(g, t, n, comps));

@@ -24,7 +24,7 @@ const char *gen_fun_name(Gen *g, Sym f) { return suffixed(g, f, "_f"); }
 const char *gen_result_type(Gen *g, const LcuType *t, const char *sname)
 {
     int n = lcu_t_arity(t);
-    if (n == 1) return gen_ctype(t);
+    if (n == 1) return gen_ctype(g, t);
     for (int i = 0; i < g->unit->structs.len; i++)
         if (!strcmp(((CStruct *)g->unit->structs.items[i])->name, sname)) return sname;
     CStruct *s = arena_alloc(g->a, sizeof *s);
@@ -35,7 +35,7 @@ const char *gen_result_type(Gen *g, const LcuType *t, const char *sname)
     for (int k = 0; k < n; k++) {
         char buf[16];
         snprintf(buf, sizeof buf, "c%d", k);
-        s->types[k] = gen_ctype(lcu_t_component(t, k));
+        s->types[k] = gen_ctype(g, lcu_t_component(t, k));
         s->fields[k] = arena_strndup(g->a, buf, strlen(buf));
     }
     ptrvec_push(g->a, &g->unit->structs, s);
@@ -159,7 +159,7 @@ static void gen_soac(Gen *g, KCtx *kc, const LcuKBind *b)
         sg.aux = thunk_gen(kc, s, 2, NULL);
         CExpr **v = gen_expr(g, kc->env, &sg.herr, s->args[1]->u.expr, blk);
         sg.ident = arena_alloc(a, sizeof *sg.ident * (size_t)sg.n);
-        for (int k = 0; k < sg.n; k++) sg.ident[k] = gen_hoist(g, blk, gen_base_ctype(bases[k]), "id", v[k]);
+        for (int k = 0; k < sg.n; k++) sg.ident[k] = gen_hoist(g, blk, gen_base_ctype(g, bases[k]), "id", v[k]);
         break;
     }
     case LS_MAP: case LS_ONCE: break;
@@ -235,7 +235,7 @@ void gen_kernel(Gen *g, const LcuKernel *k)
     for (int i = 0; i < k->nparams; i++) {
         const LcuParam *p = &k->params[i];
         const char *pn = gen_fresh(g, p->name);
-        f->params[1 + i] = (CParam){ gen_ctype(p->type), pn };
+        f->params[1 + i] = (CParam){ gen_ctype(g, p->type), pn };
         CExpr *pe = cx_name(a, pn);
         CVal *v = cval_new(g, p->type, 1, &pe);
         if ((p->type->kind == LT_VEC || p->type->kind == LT_REF) && kernel_reads(k, p->name)) {
@@ -244,7 +244,7 @@ void gen_kernel(Gen *g, const LcuKernel *k)
             CVal plain = *v;
             plain.data = plain.len = NULL;
             char t[48];
-            snprintf(t, sizeof t, "const %s *", gen_base_ctype(p->type->base));
+            snprintf(t, sizeof t, "const %s *", gen_base_ctype(g, p->type->base));
             cs_decl(a, f->body, arena_strndup(a, t, strlen(t)), v->data->u.name, cval_data(g, &plain));
             cs_decl(a, f->body, "int64_t", v->len->u.name, cval_len(g, &plain));
         }

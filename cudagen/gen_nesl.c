@@ -22,7 +22,7 @@ static CExpr *from_comp(Gen *g, const LcuType *t, CExpr *c)
     switch (t->kind) {
     case LT_BASE:
         switch (t->base) {
-        case LB_FLOAT: return m;
+        case LB_FLOAT: return g->f32 ? cx_cast(a, "float", m) : m;   /* -ffloat32: the bridge rounded it already */
         case LB_INT: return cx_cast(a, "int32_t", m);
         case LB_BOOL: return cx_bin(a, CB_NE, m, cx_int(a, 0));
         case LB_CHAR: case LB_UNIT: return cx_cast(a, "uint8_t", m);
@@ -59,7 +59,7 @@ static CExpr **unpack_comps(Gen *g, const LcuType *t, CExpr *r, CBlock *blk)
     CExpr **c = arena_alloc(g->a, sizeof *c * (size_t)(n + 1));
     for (int k = 0; k < n; k++) {
         const LcuType *ct = lcu_t_component(t, k);
-        c[k] = gen_hoist(g, blk, gen_ctype(ct), "t", from_comp(g, ct, cx_index(g->a, r, cx_int(g->a, k))));
+        c[k] = gen_hoist(g, blk, gen_ctype(g, ct), "t", from_comp(g, ct, cx_index(g->a, r, cx_int(g->a, k))));
     }
     return c;
 }
@@ -274,7 +274,9 @@ void gen_nesl_main(Gen *g)
             p->nforms, p->nglobals, p->print_length);
     fprintf(out, "\nint main(int argc, char **argv)\n{\n"
                  "    NeslRt *rt = nesl_rt_new(argc, argv, %d, site_texts);\n"
-                 "    return nesl_run_program(rt, &nesl_program);\n}\n", g->prog->nsites);
+                 "%s"
+                 "    return nesl_run_program(rt, &nesl_program);\n}\n", g->prog->nsites,
+            g->f32 ? "    nesl_set_float32(rt);\n" : "");
     fclose(out);
     ptrvec_push(g->a, &g->unit->raw, arena_strndup(g->a, text, len));
     free(text);

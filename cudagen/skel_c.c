@@ -76,7 +76,7 @@ void sk_assign(Gen *g, SoacGen *s, CBlock *blk, CExpr **vars, CExpr **res)
     if (n == 1) { cs_assign(g->a, blk, vars[0], res[0]); return; }
     /* results may read the variables (even be them): compute all, then assign */
     CExpr *t[n];
-    for (int k = 0; k < n; k++) t[k] = sk_var(g, blk, gen_base_ctype(s->tau[k]), "t", res[k]);
+    for (int k = 0; k < n; k++) t[k] = sk_var(g, blk, gen_base_ctype(g, s->tau[k]), "t", res[k]);
     for (int k = 0; k < n; k++) cs_assign(g->a, blk, vars[k], t[k]);
 }
 
@@ -90,7 +90,7 @@ CExpr *sk_var(Gen *g, CBlock *blk, const char *type, const char *base, CExpr *in
 CExpr **sk_vars(Gen *g, SoacGen *s, CBlock *blk, const char *base, CExpr **init)
 {
     CExpr **v = arena_alloc(g->a, sizeof *v * (size_t)s->n);
-    for (int k = 0; k < s->n; k++) v[k] = sk_var(g, blk, gen_base_ctype(s->tau[k]), base, init ? init[k] : NULL);
+    for (int k = 0; k < s->n; k++) v[k] = sk_var(g, blk, gen_base_ctype(g, s->tau[k]), base, init ? init[k] : NULL);
     return v;
 }
 
@@ -106,8 +106,8 @@ static const char *ptr_of(Gen *g, const char *t)
 const CVal *sk_out_vec(Gen *g, SoacGen *s, LcuBase b, CExpr *len, bool zero, CExpr **data)
 {
     CExpr *v = sk_var(g, s->blk, "NeslVec *", "y",
-                      cx_calln(g->a, zero ? "nesl_vec_zero" : "nesl_vec_new", 3, s->rt, cx_name(g->a, gen_base_enum(b)), len));
-    const char *pt = ptr_of(g, gen_base_ctype(b));
+                      cx_calln(g->a, zero ? "nesl_vec_zero" : "nesl_vec_new", 3, s->rt, cx_name(g->a, gen_base_enum(g, b)), len));
+    const char *pt = ptr_of(g, gen_base_ctype(g, b));
     *data = sk_var(g, s->blk, pt, "yd", cx_cast(g->a, pt, cx_arrow(g->a, v, "data")));
     CVal *r = cval_new(g, lcu_t_vec(g->a, b), 1, &v);
     r->data = *data;
@@ -175,7 +175,7 @@ static void c_once(Gen *g, SoacGen *s)
     Cont k = { k_capture, &cap };
     gen_thunk(g, &s->pull, 1, &unit, &ub, NULL, &s->herr, &k, s->blk);
     for (int j = 0; j < s->n; j++) {
-        CExpr *v = sk_var(g, s->blk, gen_base_ctype(s->tau[j]), "o", cap.res[j]);
+        CExpr *v = sk_var(g, s->blk, gen_base_ctype(g, s->tau[j]), "o", cap.res[j]);
         s->out[j] = cval_new(g, lcu_t_base(g->a, s->tau[j]), 1, &v);
     }
 }

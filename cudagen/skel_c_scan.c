@@ -37,7 +37,7 @@ static void fold_first(Gen *g, SoacGen *s, CBlock *in, CExpr **acc, CExpr *i, CE
 static CExpr **partials(Gen *g, SoacGen *s, CExpr *nb)
 {
     CExpr **part = arena_alloc(g->a, sizeof *part * (size_t)s->n);
-    for (int k = 0; k < s->n; k++) part[k] = sk_tmp(g, s, gen_base_ctype(s->tau[k]), "part", nb, false);
+    for (int k = 0; k < s->n; k++) part[k] = sk_tmp(g, s, gen_base_ctype(g, s->tau[k]), "part", nb, false);
     return part;
 }
 
@@ -102,7 +102,7 @@ void sk_scan(Gen *g, SoacGen *s)
     CBlock *in = sk_for(g, multi, "b", cx_int(a, 0), nb, &b);
     CExpr *t[s->n];
     for (int k = 0; k < s->n; k++) {
-        t[k] = sk_var(g, in, gen_base_ctype(s->tau[k]), "t", cx_index(a, part[k], b));
+        t[k] = sk_var(g, in, gen_base_ctype(g, s->tau[k]), "t", cx_index(a, part[k], b));
         cs_assign(a, in, cx_index(a, part[k], b), c[k]);
     }
     sk_assign(g, s, in, c, sk_op(g, s, in, c, t, b));

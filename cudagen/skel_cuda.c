@@ -53,7 +53,7 @@ static Functor functor_new(Gen *g, SoacGen *s)
     r->types = arena_alloc(g->a, sizeof *r->types * (size_t)s->n);
     r->fields = arena_alloc(g->a, sizeof *r->fields * (size_t)s->n);
     for (int k = 0; k < s->n; k++) {
-        r->types[k] = gen_base_ctype(s->tau[k]);
+        r->types[k] = gen_base_ctype(g, s->tau[k]);
         r->fields[k] = comp_name(g, k);
     }
     f.rname = r->name;
@@ -440,7 +440,7 @@ static void scalar_outs(Functor *f, CExpr *r)
 {
     Gen *g = f->g;
     for (int k = 0; k < f->s->n; k++) {
-        CExpr *v = sk_var(g, f->s->blk, gen_base_ctype(f->s->tau[k]), "o", cx_member(g->a, r, comp_name(g, k)));
+        CExpr *v = sk_var(g, f->s->blk, gen_base_ctype(g, f->s->tau[k]), "o", cx_member(g->a, r, comp_name(g, k)));
         f->s->out[k] = cval_new(g, lcu_t_base(g->a, f->s->tau[k]), 1, &v);
     }
 }

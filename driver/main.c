@@ -31,6 +31,7 @@ typedef struct Options {
     bool keep_going;
     bool keep;         /* --keep: OUTPUT.c next to the executable */
     bool no_openmp;    /* --no-openmp */
+    bool float32;      /* -ffloat32: NESL float is IEEE single in compiled programs */
     Target target;     /* --target=c|cuda (default: cuda when a GPU is visible) */
     const char *arch;  /* -arch=sm_XX for nvcc */
 } Options;
@@ -86,6 +87,9 @@ static void usage(FILE *out)
 "  -arch=sm_XX              --target=cuda: the GPU architecture for nvcc (default sm_90)\n"
 "  --keep                   with -o: keep the generated source as FILE.c or FILE.cu\n"
 "  --no-openmp              with -o: compile the generated C without OpenMP\n"
+"  -ffloat32                with -o, --emit=c or --emit=cuda: float is IEEE single\n"
+"                           precision (the default is double); the interpreters\n"
+"                           are double only\n"
 "  --print-length=N         elements of a sequence printed before ',...' (default 100, 0 = all)\n"
 "  --help                   show this help and exit\n"
 "  --version                show the version and exit\n"
@@ -138,10 +142,7 @@ static int parse_options(int argc, char **argv, Options *o)
             fprintf(stderr, "nesslc: error: unknown target '%s' (expected cuda or c)\n", a + 9);
             return -1;
         }
-        else if (!strcmp(a, "-ffloat32")) {
-            fprintf(stderr, "nesslc: error: -ffloat32 is not supported yet (float is double precision in both back ends)\n");
-            return -1;
-        }
+        else if (!strcmp(a, "-ffloat32")) o->float32 = true;
         else if (!strncmp(a, "-arch=", 6)) {
             if (strncmp(a + 6, "sm_", 3) && strncmp(a + 6, "compute_", 8)) {
                 fprintf(stderr, "nesslc: error: invalid '%s' (expected -arch=sm_XX)\n", a);
@@ -178,6 +179,11 @@ static int parse_options(int argc, char **argv, Options *o)
         else o->input = a;
     }
     if (!o->input) { fprintf(stderr, "nesslc: error: no input file (try --help)\n"); return -1; }
+    if (o->float32 && !builds_exe(o) && o->emit != EMIT_C && o->emit != EMIT_CUDA) {
+        /* the interpreters are the double-precision reference (doc/decisions.md) */
+        fprintf(stderr, "nesslc: error: -ffloat32 applies only to compiled programs (-o PROG, --emit=c, --emit=cuda); the interpreters are double precision\n");
+        return -1;
+    }
     if (!o->interp && o->emit == EMIT_NONE && !o->output) {
         fprintf(stderr, "nesslc: error: nothing to do; use -o PROG (an executable), --interp or --emit=ast|typed|mono|flan|lcu|c|cuda|pdg|ilp\n");
         return -1;
@@ -254,10 +260,10 @@ static int drive_lcu_c(const Source *src, FILE *out, Diag *d, const Options *o)
     if (p && lcu_check(a, in, d, p)) {
         LcuProgram *k = lcu_form_kernels(a, in, p);
         if (!check_built(a, in, k, "kernel-formed λcu") || !(k = optimize(a, in, k, o, out))) st = 3;
-        else if (o->emit == EMIT_C) st = cgen_emit_c(out, stderr, k, src->name, NULL) ? 0 : 1;
-        else if (o->emit == EMIT_CUDA) st = cgen_emit_cuda(out, stderr, k, src->name, NULL) ? 0 : 1;
+        else if (o->emit == EMIT_C) st = cgen_emit_c(out, stderr, k, src->name, NULL, o->float32) ? 0 : 1;
+        else if (o->emit == EMIT_CUDA) st = cgen_emit_cuda(out, stderr, k, src->name, NULL, o->float32) ? 0 : 1;
         else {
-            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch, NULL };
+            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch, NULL, o->float32 };
             st = cgen_build(k, src->name, &bo, stderr);
         }
     }
@@ -289,9 +295,9 @@ static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Optio
     }
     if (o->emit == EMIT_C || o->emit == EMIT_CUDA || builds_exe(o)) {
         CgenNesl *top = nesl_c_top(c, m, fp, o->print_length);
-        if (o->emit == EMIT_C) return cgen_emit_c(out, stderr, k, o->input, top) ? 0 : 1;
-        if (o->emit == EMIT_CUDA) return cgen_emit_cuda(out, stderr, k, o->input, top) ? 0 : 1;
-        CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch, top };
+        if (o->emit == EMIT_C) return cgen_emit_c(out, stderr, k, o->input, top, o->float32) ? 0 : 1;
+        if (o->emit == EMIT_CUDA) return cgen_emit_cuda(out, stderr, k, o->input, top, o->float32) ? 0 : 1;
+        CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch, top, o->float32 };
         return cgen_build(k, o->input, &bo, stderr);
     }
     InterpOptions io = { out, stderr, o->print_length };

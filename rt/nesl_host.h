@@ -79,8 +79,9 @@ bool nv_identity(NPool *p, const NTy *t, NV *out);
 bool nv_eql(NV a, NV b);
 uint64_t nv_hash(NV v);
 
-/* ---- printing (rt_print.c): the interpreter's top-level and `@` forms ---- */
-void nv_format(NStr *b, NV v, const NTy *t, bool at, int print_length);
+/* ---- printing (rt_print.c): the interpreter's top-level and `@` forms;
+ * f32: floats are float32 values (-ffloat32), printed at their precision ---- */
+void nv_format(NStr *b, NV v, const NTy *t, bool at, bool f32, int print_length);
 bool nv_printable(NV v, int print_length);      /* no NaN/inf in the printed part */
 void nv_print_result(FILE *out, const char *name, const char *value, const char *type);
 

@@ -53,8 +53,11 @@
 #define NESL_KERNEL
 #endif
 
-/* Element types; C types: bool, int32_t, double, uint8_t, uint8_t. */
-typedef enum { NESL_BOOL, NESL_INT, NESL_FLOAT, NESL_CHAR, NESL_UNIT } NeslBase;
+/* Element types; C types: bool, int32_t, double, uint8_t, uint8_t, float.
+ * NESL's float is NESL_FLOAT (double), or NESL_F32 (IEEE single) in a
+ * program compiled with -ffloat32; one runtime serves both, since every
+ * vector carries its element type. */
+typedef enum { NESL_BOOL, NESL_INT, NESL_FLOAT, NESL_CHAR, NESL_UNIT, NESL_F32 } NeslBase;
 
 /* SOAC kinds, in the order (and with the names) of λcu's LcuSoacKind. */
 typedef enum {
@@ -97,6 +100,12 @@ typedef struct NeslErr {
 NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites);
 /* Flush the output, print the statistics if asked, free everything; returns 0. */
 int nesl_rt_free(NeslRt *rt);
+
+/* -ffloat32: set by the generated main before anything runs.  NESL floats
+ * are then single precision where the runtime makes them (host-bridge
+ * results, printing). */
+void nesl_set_float32(NeslRt *rt);
+bool nesl_float32(NeslRt *rt);
 
 /* ---- frames ---- */
 size_t nesl_mark(NeslRt *rt);
@@ -168,6 +177,7 @@ void nesl_stat_lib(NeslRt *rt, int64_t elements);
 /* ---- printing main's result ---- */
 void nesl_put_int(NeslRt *rt, int32_t x);
 void nesl_put_float(NeslRt *rt, double x);
+void nesl_put_float32(NeslRt *rt, float x);
 void nesl_put_bool(NeslRt *rt, bool x);
 void nesl_put_char(NeslRt *rt, uint8_t x);
 void nesl_put_unit(NeslRt *rt, uint8_t x);
@@ -188,6 +198,12 @@ NESL_MATH1(tan, tan) NESL_MATH1(asin, asin) NESL_MATH1(acos, acos) NESL_MATH1(at
 NESL_MATH1(sinh, sinh) NESL_MATH1(cosh, cosh) NESL_MATH1(tanh, tanh)
 #undef NESL_MATH1
 static inline __host__ __device__ double nesl_m_expt(double x, double p) { return nesl_expt(x, p); }
+#define NESL_MATHF(f, c) static inline __host__ __device__ float nesl_mf_##f(float x) { return c(x); }
+NESL_MATHF(sqrt, sqrtf) NESL_MATHF(ln, logf) NESL_MATHF(exp, expf) NESL_MATHF(sin, sinf) NESL_MATHF(cos, cosf)
+NESL_MATHF(tan, tanf) NESL_MATHF(asin, asinf) NESL_MATHF(acos, acosf) NESL_MATHF(atan, atanf)
+NESL_MATHF(sinh, sinhf) NESL_MATHF(cosh, coshf) NESL_MATHF(tanh, tanhf)
+#undef NESL_MATHF
+static inline __host__ __device__ float nesl_mf_expt(float x, float p) { return nesl_exptf(x, p); }
 #else
 NESL_C_BEGIN
 double nesl_m_sqrt(double x);
@@ -203,6 +219,20 @@ double nesl_m_sinh(double x);
 double nesl_m_cosh(double x);
 double nesl_m_tanh(double x);
 double nesl_m_expt(double x, double p);
+/* -ffloat32: the single-precision functions (sqrtf, logf, ...) */
+float nesl_mf_sqrt(float x);
+float nesl_mf_ln(float x);
+float nesl_mf_exp(float x);
+float nesl_mf_sin(float x);
+float nesl_mf_cos(float x);
+float nesl_mf_tan(float x);
+float nesl_mf_asin(float x);
+float nesl_mf_acos(float x);
+float nesl_mf_atan(float x);
+float nesl_mf_sinh(float x);
+float nesl_mf_cosh(float x);
+float nesl_mf_tanh(float x);
+float nesl_mf_expt(float x, float p);
 NESL_C_END
 #endif
 

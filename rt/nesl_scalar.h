@@ -94,6 +94,16 @@ static inline NESL_HD double nesl_fpow(double x, int32_t k)
     return r;
 }
 
+/* The same in single precision (-ffloat32). */
+static inline NESL_HD float nesl_fpowf(float x, int32_t k)
+{
+    float r = 1.0f;
+    for (; k > 0; k >>= 1, x *= x)
+        if (k & 1)
+            r *= x;
+    return r;
+}
+
 /* Exact floor of the square root; n >= 0. */
 static inline NESL_HD int32_t nesl_isqrt(int32_t n)
 {
@@ -107,6 +117,11 @@ static inline NESL_HD int32_t nesl_isqrt(int32_t n)
 static inline NESL_HD double nesl_expt(double x, double p)
 {
     return x == 0.0 ? (p > 0.0 ? 0.0 : exp(p * log(x))) : pow(x, p);
+}
+
+static inline NESL_HD float nesl_exptf(float x, float p)
+{
+    return x == 0.0f ? (p > 0.0f ? 0.0f : expf(p * logf(x))) : powf(x, p);
 }
 
 /* ---- float to int ---- */
@@ -124,12 +139,16 @@ static inline NESL_HD int32_t nesl_floor(double x) { return nesl_f2i(floor(x)); 
 static inline NESL_HD int32_t nesl_ceil(double x) { return nesl_f2i(ceil(x)); }
 /* NESL.md 5.3: nearest, halves up: round(2.5) = 3, round(-2.5) = -2. */
 static inline NESL_HD int32_t nesl_round(double x) { return nesl_f2i(floor(x + 0.5)); }
+/* -ffloat32 calls these on floats too: the promotion to double is exact, so
+ * the int is that of the float's exact value. */
 
 /* ---- min, max (a NaN argument: the first one wins), chars, bools ---- */
 static inline NESL_HD int32_t nesl_imax(int32_t a, int32_t b) { return a < b ? b : a; }
 static inline NESL_HD int32_t nesl_imin(int32_t a, int32_t b) { return a > b ? b : a; }
 static inline NESL_HD double nesl_fmax(double a, double b) { return a < b ? b : a; }
 static inline NESL_HD double nesl_fmin(double a, double b) { return a > b ? b : a; }
+static inline NESL_HD float nesl_fmaxf(float a, float b) { return a < b ? b : a; }
+static inline NESL_HD float nesl_fminf(float a, float b) { return a > b ? b : a; }
 
 /* code_char: the low 8 bits; char_code is the identity on 0..255. */
 static inline NESL_HD int32_t nesl_code_char(int32_t x) { return (int32_t)((uint32_t)x & 255u); }

@@ -62,7 +62,7 @@ static NV p_hash(Call *c, NV *a)
 static NV p_string(Call *c, NV *a)
 {
     NStr b = { 0 };
-    nv_format(&b, a[0], c->arg, true, 0);
+    nv_format(&b, a[0], c->arg, true, nesl_float32(c->rt), 0);
     NV r = nv_string(c->pool, b.s, (int64_t)b.len);
     free(b.s);
     return r;

@@ -39,6 +39,8 @@ void nesl_core_init(NeslRt *rt, NeslCore *c, int argc, char **argv, int nsites, 
 
 int nesl_repeat(NeslRt *rt) { return nesl_core(rt)->repeat; }
 bool nesl_stats_on(NeslRt *rt) { return nesl_core(rt)->stats; }
+void nesl_set_float32(NeslRt *rt) { nesl_core(rt)->float32 = true; }
+bool nesl_float32(NeslRt *rt) { return nesl_core(rt)->float32; }
 struct NeslHost *nesl_host(NeslRt *rt) { return nesl_core(rt)->host; }
 void nesl_set_host(NeslRt *rt, struct NeslHost *h) { nesl_core(rt)->host = h; }
 void nesl_set_error_hook(NeslRt *rt, void (*hook)(NeslRt *rt)) { nesl_core(rt)->error_hook = hook; }

@@ -16,6 +16,7 @@ typedef struct NeslCore {
     int depth;
     bool stats;              /* --stats */
     int repeat;              /* --repeat=R; 0 when not given */
+    bool float32;            /* compiled with -ffloat32 (nesl_set_float32) */
     long kernels, soac_launches[NESL_NSOACS], soac_elements[NESL_NSOACS], lib_calls, lib_elements;
     int nsites;
     const char *const *sites;

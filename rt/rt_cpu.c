@@ -108,6 +108,7 @@ static size_t base_size(NeslBase b)
     switch (b) {
     case NESL_INT: return sizeof(int32_t);
     case NESL_FLOAT: return sizeof(double);
+    case NESL_F32: return sizeof(float);
     case NESL_BOOL: return sizeof(bool);
     case NESL_CHAR: case NESL_UNIT: return 1;
     }

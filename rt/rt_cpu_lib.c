@@ -11,8 +11,10 @@ typedef struct Keys { NeslBase base; const void *data; } Keys;
 /* numbers ascending, NaNs last (all equal) */
 static int key_cmp(const Keys *k, int64_t x, int64_t y)
 {
-    if (k->base == NESL_FLOAT) {
-        double a = ((const double *)k->data)[x], b = ((const double *)k->data)[y];
+    if (k->base == NESL_FLOAT || k->base == NESL_F32) {
+        double a, b;   /* a float converts to double exactly: the same order */
+        if (k->base == NESL_FLOAT) a = ((const double *)k->data)[x], b = ((const double *)k->data)[y];
+        else a = ((const float *)k->data)[x], b = ((const float *)k->data)[y];
         bool an = isnan(a), bn = isnan(b);
         if (an || bn) return an - bn;
         return (a > b) - (a < b);

@@ -162,6 +162,7 @@ static size_t base_size(NeslBase b)
     switch (b) {
     case NESL_INT: return sizeof(int32_t);
     case NESL_FLOAT: return sizeof(double);
+    case NESL_F32: return sizeof(float);
     case NESL_BOOL: return sizeof(bool);
     case NESL_CHAR: case NESL_UNIT: return 1;
     }
@@ -427,12 +428,13 @@ __global__ static void k_iota(int64_t n, int32_t *idx)
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) idx[i] = (int32_t)i;
 }
 
-__global__ static void k_canon(const double *x, int64_t n, double *y)
+/* K: double, or float (-ffloat32); qnan: the one positive quiet NaN of K. */
+template <class K> __global__ static void k_canon(const K *x, int64_t n, K *y, K qnan)
 {
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        double v = x[i];
-        y[i] = isnan(v) ? __longlong_as_double(0x7ff8000000000000LL) : v == 0.0 ? 0.0 : v;
+        K v = x[i];
+        y[i] = isnan(v) ? qnan : v == (K)0 ? (K)0 : v;
     }
 }
 
@@ -476,8 +478,13 @@ NeslVec *nesl_rank(NeslRt *rt, NeslSd *sd, const NeslVec *v, bool down)
     if (v->base == NESL_FLOAT) {
         double *k = (double *)nesl_cu_tmp(rt, sizeof(double) * (size_t)n, false);
         double *k2 = (double *)nesl_cu_tmp(rt, sizeof(double) * (size_t)n, false);
-        k_canon<<<grid, NESL_BLOCK>>>((const double *)v->data, n, k);
+        k_canon<double><<<grid, NESL_BLOCK>>>((const double *)v->data, n, k, (double)NAN);
         sort_pairs<double>(rt, down, k, k2, idx, idx2, n);
+    } else if (v->base == NESL_F32) {
+        float *k = (float *)nesl_cu_tmp(rt, sizeof(float) * (size_t)n, false);
+        float *k2 = (float *)nesl_cu_tmp(rt, sizeof(float) * (size_t)n, false);
+        k_canon<float><<<grid, NESL_BLOCK>>>((const float *)v->data, n, k, NAN);
+        sort_pairs<float>(rt, down, k, k2, idx, idx2, n);
     } else {
         int32_t *k2 = (int32_t *)nesl_cu_tmp(rt, sizeof(int32_t) * (size_t)n, false);
         sort_pairs<int32_t>(rt, down, (const int32_t *)v->data, k2, idx, idx2, n);

@@ -18,3 +18,17 @@ double nesl_m_sinh(double x) { return sinh(x); }
 double nesl_m_cosh(double x) { return cosh(x); }
 double nesl_m_tanh(double x) { return tanh(x); }
 double nesl_m_expt(double x, double p) { return nesl_expt(x, p); }
+
+float nesl_mf_sqrt(float x) { return sqrtf(x); }
+float nesl_mf_ln(float x) { return logf(x); }
+float nesl_mf_exp(float x) { return expf(x); }
+float nesl_mf_sin(float x) { return sinf(x); }
+float nesl_mf_cos(float x) { return cosf(x); }
+float nesl_mf_tan(float x) { return tanf(x); }
+float nesl_mf_asin(float x) { return asinf(x); }
+float nesl_mf_acos(float x) { return acosf(x); }
+float nesl_mf_atan(float x) { return atanf(x); }
+float nesl_mf_sinh(float x) { return sinhf(x); }
+float nesl_mf_cosh(float x) { return coshf(x); }
+float nesl_mf_tanh(float x) { return tanhf(x); }
+float nesl_mf_expt(float x, float p) { return nesl_exptf(x, p); }

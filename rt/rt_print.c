@@ -1,7 +1,9 @@
 /* rt_print.c — NESL's printed forms of values (interp/print.c, NESL.md 5.9,
  * 10), driven by value descriptors:
  *   top level (result lines): T/F, strings quoted, floats to 15 significant
- *     digits Common-Lisp style, `,...` past print_length, functions `fn`;
+ *     digits Common-Lisp style (-ffloat32: the shortest decimal that reads
+ *     back to the same float32, doc/decisions.md), `,...` past
+ *     print_length, functions `fn`;
  *   `@` (NESL's `string`): t/f, strings as sequences of chars, floats to 8
  *     significant digits, never truncated, functions `function`. */
 #include <math.h>
@@ -75,6 +77,21 @@ static void float_toplevel(NStr *b, double x)
     else decimal_sci(b, &d, 'E', false);
 }
 
+/* -ffloat32: x holds a float32; the fewest significant digits that read
+ * back to it (at most 9), in the same fixed or scientific form. */
+static void float32_toplevel(NStr *b, double x)
+{
+    if (float_special(b, x)) return;
+    char buf[48];
+    for (int prec = 0; prec <= 8; prec++) {
+        snprintf(buf, sizeof buf, "%.*e", prec, x);
+        if (strtof(buf, NULL) == (float)x) break;
+    }
+    Decimal d = decimal_parse(buf);
+    if (d.exp >= -3 && d.exp <= 6) decimal_fixed(b, &d);
+    else decimal_sci(b, &d, 'E', false);
+}
+
 static void float_at(NStr *b, double x)
 {
     if (float_special(b, x)) return;
@@ -85,7 +102,7 @@ static void float_at(NStr *b, double x)
     else decimal_sci(b, &d, 'e', true);
 }
 
-typedef struct Mode { bool at; int print_length; } Mode;
+typedef struct Mode { bool at, f32; int print_length; } Mode;
 
 static void fmt(NStr *b, NV v, const NTy *t, const Mode *m);
 
@@ -105,7 +122,11 @@ static void fmt(NStr *b, NV v, const NTy *t, const Mode *m)
 {
     switch (t->kind) {
     case NT_INT: nstr_printf(b, "%d", (int)v.i); return;
-    case NT_FLOAT: if (m->at) float_at(b, v.f); else float_toplevel(b, v.f); return;
+    case NT_FLOAT:
+        if (m->at) float_at(b, v.f);
+        else if (m->f32) float32_toplevel(b, v.f);
+        else float_toplevel(b, v.f);
+        return;
     case NT_BOOL: nstr_puts(b, v.i ? (m->at ? "t" : "T") : (m->at ? "f" : "F")); return;
     case NT_CHAR: nstr_putc(b, '`'); nstr_putc(b, (char)v.i); return;
     case NT_STREAM: nstr_puts(b, "stream"); return;
@@ -143,9 +164,9 @@ static void fmt(NStr *b, NV v, const NTy *t, const Mode *m)
     }
 }
 
-void nv_format(NStr *b, NV v, const NTy *t, bool at, int print_length)
+void nv_format(NStr *b, NV v, const NTy *t, bool at, bool f32, int print_length)
 {
-    Mode m = { at, at ? 0 : print_length };
+    Mode m = { at, f32, at ? 0 : print_length };
     nstr_puts(b, "");
     fmt(b, v, t, &m);
 }

@@ -158,7 +158,7 @@ static bool run_value_form(NeslRt *rt, NeslHost *h, const NeslForm *f)
     }
     if (f->name) {
         NStr s = { 0 };
-        nv_format(&s, v, t, false, h->p->print_length);
+        nv_format(&s, v, t, false, nesl_float32(rt), h->p->print_length);
         nv_print_result(stdout, f->name, s.s, f->type);
         free(s.s);
         if (repeat > 0) report_time(&h->times, f->label, ms, runs);

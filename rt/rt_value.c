@@ -234,7 +234,9 @@ void nv_from_l(NRead *r, const NTy *t, int64_t n, NV *out)
         const void *d = nesl_vec_host(r->rt, v);
         for (int64_t i = 0; i < n; i++)
             switch (t->kind) {
-            case NT_FLOAT: out[i] = nv_float(((const double *)d)[i]); break;
+            case NT_FLOAT:   /* -ffloat32: a float vector */
+                out[i] = nv_float(v->base == NESL_F32 ? ((const float *)d)[i] : ((const double *)d)[i]);
+                break;
             case NT_BOOL: out[i] = nv_int(NT_BOOL, ((const bool *)d)[i]); break;
             case NT_CHAR: out[i] = nv_int(NT_CHAR, ((const uint8_t *)d)[i]); break;
             default: out[i] = nv_int(t->kind, ((const int32_t *)d)[i]); break;
@@ -302,10 +304,10 @@ static void put(NWrite *w, NeslComp c)
     w->c[w->n++] = c;
 }
 
-static NeslComp scalar_comp(NV v)
+static NeslComp scalar_comp(NeslRt *rt, NV v)
 {
     NeslComp c;
-    if (v.kind == NT_FLOAT) c.f = v.f;
+    if (v.kind == NT_FLOAT) c.f = nesl_float32(rt) ? (double)(float)v.f : v.f;   /* -ffloat32: rounded once */
     else c.i = v.i;
     return c;
 }
@@ -313,7 +315,7 @@ static NeslComp scalar_comp(NV v)
 void nv_to_u(NWrite *w, NV v, const NTy *t)
 {
     switch (t->kind) {
-    case NT_INT: case NT_FLOAT: case NT_BOOL: case NT_CHAR: case NT_STREAM: put(w, scalar_comp(v)); return;
+    case NT_INT: case NT_FLOAT: case NT_BOOL: case NT_CHAR: case NT_STREAM: put(w, scalar_comp(w->rt, v)); return;
     case NT_SEQ: nv_to_l(w, v.e, v.n, t->a); return;
     case NT_PAIR: nv_to_u(w, v.e[0], t->a); nv_to_u(w, v.e[1], t->b); return;
     case NT_DATA: nv_to_u(w, v.e[0], t->a); return;
@@ -326,9 +328,10 @@ void nv_to_u(NWrite *w, NV v, const NTy *t)
     }
 }
 
-static NeslBase base_of(NtKind k)
+static NeslBase base_of(NtKind k, bool f32)
 {
-    return k == NT_FLOAT ? NESL_FLOAT : k == NT_BOOL ? NESL_BOOL : k == NT_CHAR ? NESL_CHAR : NESL_INT;
+    if (k == NT_FLOAT) return f32 ? NESL_F32 : NESL_FLOAT;
+    return k == NT_BOOL ? NESL_BOOL : k == NT_CHAR ? NESL_CHAR : NESL_INT;
 }
 
 void nv_to_l(NWrite *w, const NV *vs, int64_t n, const NTy *t)
@@ -336,18 +339,22 @@ void nv_to_l(NWrite *w, const NV *vs, int64_t n, const NTy *t)
     NeslComp c;
     switch (t->kind) {
     case NT_INT: case NT_FLOAT: case NT_BOOL: case NT_CHAR: case NT_STREAM: {
-        size_t sz = t->kind == NT_FLOAT ? sizeof(double) : t->kind == NT_INT || t->kind == NT_STREAM ? sizeof(int32_t)
-                  : t->kind == NT_BOOL ? sizeof(bool) : 1;
+        bool f32 = nesl_float32(w->rt);   /* float vectors are float32: results rounded once */
+        size_t sz = t->kind == NT_FLOAT ? (f32 ? sizeof(float) : sizeof(double))
+                  : t->kind == NT_INT || t->kind == NT_STREAM ? sizeof(int32_t) : t->kind == NT_BOOL ? sizeof(bool) : 1;
         char *d = malloc(sz * (size_t)(n > 0 ? n : 1));
         if (!d) nesl_fail(w->rt, "out of memory");
         for (int64_t i = 0; i < n; i++)
             switch (t->kind) {
-            case NT_FLOAT: ((double *)d)[i] = vs[i].f; break;
+            case NT_FLOAT:
+                if (f32) ((float *)d)[i] = (float)vs[i].f;
+                else ((double *)d)[i] = vs[i].f;
+                break;
             case NT_BOOL: ((bool *)d)[i] = vs[i].i != 0; break;
             case NT_CHAR: ((uint8_t *)d)[i] = (uint8_t)vs[i].i; break;
             default: ((int32_t *)d)[i] = vs[i].i; break;
             }
-        c.p = nesl_vec_from_host(w->rt, base_of(t->kind), n, d);
+        c.p = nesl_vec_from_host(w->rt, base_of(t->kind, f32), n, d);
         free(d);
         put(w, c);
         return;

@@ -13,7 +13,9 @@
 # and passes iff the merged output equals NAME.expected byte for byte and the
 # exit status agrees with it: nonzero iff the expected output has a line
 # containing `error:` or `RUNTIME ERROR`.  NAME.args, if present, holds the
-# options to use instead of the mode's (e.g. --emit=typed).  In mode c a test
+# options to use instead of the mode's (e.g. --emit=typed); one with
+# -ffloat32 (and no --interp or --emit) runs only in the compiled modes (c,
+# cuda-compile, cuda), built with -ffloat32.  In mode c a test
 # is built with `NESSLC -o PROG NAME.nesl` (or NAME.lcu) and PROG is run (with
 # --stats when NAME.args has it; --print-length=N goes to the build); the
 # output of both counts.
@@ -128,7 +130,7 @@ c_run_opts() {   # args file
     local w out=
     for w in $(cat "$1"); do
         case $w in
-            --interp|--interp=*|--form-kernels|--print-length=*) ;;
+            --interp|--interp=*|--form-kernels|--print-length=*|-ffloat32) ;;
             --stats) out="$out --stats" ;;
             *) return 1 ;;
         esac
@@ -136,12 +138,12 @@ c_run_opts() {   # args file
     echo "$out"
 }
 
-# Mode c: the options of NAME.args for the build (--print-length=N).
+# Mode c: the options of NAME.args for the build (--print-length=N, -ffloat32).
 c_build_opts() {   # args file
     local w out=
     for w in $(cat "$1"); do
         case $w in
-            --print-length=*) out="$out $w" ;;
+            --print-length=*|-ffloat32) out="$out $w" ;;
         esac
     done
     echo "$out"
@@ -162,8 +164,16 @@ c_exec() {   # dir, executable, options...
 c_skip() {   # test path
     local a=${1%.*}.args
     [ -f "$a" ] && ! c_run_opts "$a" >/dev/null && return 0
+    [ -f "$a" ] && grep -q -- -ffloat32 "$a" && ! f32_compiled "$a" && return 0
     [[ $1 == *.lcu ]] && grep -q 'lib [A-Za-z_0-9]* *"[^"]' "$1" && return 0
     return 1
+}
+
+# NAME.args with -ffloat32 and no --interp/--emit: a single-precision
+# program, for the compiled modes only (with an interpreter or --emit it is
+# an error test of the driver, for the interpreter modes only).
+f32_compiled() {   # args file
+    [ -f "$1" ] && grep -q -- -ffloat32 "$1" && ! grep -q -e --interp -e --emit "$1"
 }
 
 exact_cmp() { cmp -s "$1" "$2"; }
@@ -200,13 +210,16 @@ if [ "$unit_only" = 0 ]; then
                 [ "${m%0}" = cuda ] && grep -q 'nesslc-test: exact-floats' "$root/$t" && continue
             else
                 [ $once = 1 ] && continue
+                # -ffloat32 tests (tests/float32) expect single-precision
+                # answers: only the compiled modes run them
+                f32_compiled "$root/${t%.*}.args" && continue
                 [ -f "$root/${t%.*}.args" ] && once=1
                 [[ $t == *.lcu ]] && once=1
             fi
             kinds+=(prog); names+=("$t"); args+=("$m")
         done
     done < <(cd "$root" && { find tests -name '*.nesl' -type f 2>/dev/null
-                             find tests/lcu tests/codegen tests/fusion -name '*.lcu' -type f 2>/dev/null
+                             find tests/lcu tests/codegen tests/fusion tests/float32 -name '*.lcu' -type f 2>/dev/null
                              find examples -maxdepth 1 -name '*.nesl' -type f 2>/dev/null; } |
              LC_ALL=C sort)
 fi
