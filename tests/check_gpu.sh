@@ -6,7 +6,11 @@
 # nvcc and a GPU — no bison, flex or lp_solve — so it runs on a machine the
 # build directory was carried to.
 #
-# Usage: tests/check_gpu.sh [--nesslc PATH] [--jobs N] [FILTER]...
+# Usage: tests/check_gpu.sh [--nesslc PATH] [--jobs N] [--mode M[,M]]
+#                           [--no-memcheck] [FILTER]...
+# --mode (default cuda,cuda0) and --no-memcheck split the check into parts
+# that each fit one device call (the whole suite builds ~800 programs with
+# nvcc).
 # The last line is `memcheck: N clean, N failed`; exit status 0 iff both
 # parts passed.
 set -u
@@ -14,17 +18,22 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 nesslc=$root/nesslc
 jobs=$(nproc 2>/dev/null || echo 4)
 filters=()
+modes=cuda,cuda0
+memcheck=1
 while [ $# -gt 0 ]; do
     case $1 in
         --nesslc) nesslc=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
+        --mode) modes=$2; shift 2 ;;
+        --no-memcheck) memcheck=0; shift ;;
         *) filters+=("$1"); shift ;;
     esac
 done
 case $nesslc in /*) ;; *) nesslc=$PWD/$nesslc ;; esac
 command -v nvidia-smi >/dev/null && nvidia-smi -L
-"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode cuda,cuda0 --jobs "$jobs" "${filters[@]}"
+"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode "$modes" --jobs "$jobs" "${filters[@]}"
 suite=$?
+[ $memcheck = 1 ] || exit $suite
 
 # memcheck: programs that exercise every skeleton, the library kernels and
 # device errors (a reported runtime error is fine; a memcheck error is not)
