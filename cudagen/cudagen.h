@@ -176,6 +176,9 @@ typedef struct SoacGen {
     ErrCtx herr;               /* immediate errors (sequential host code) */
     CBlock *blk;
     const CVal **out;
+    bool flag_dead;            /* FILTER: the predicate is its last component itself and
+                                  nothing reads that output (all true): a skeleton may
+                                  compute the flag in pred instead and leave it empty */
 } SoacGen;
 
 typedef void (*SkelFn)(Gen *g, SoacGen *s);

@@ -92,6 +92,22 @@ static bool kernel_reads(const LcuKernel *k, Sym x)
     return false;
 }
 
+/* FILTER { i => (..., f) } { (..., p) => p } whose kept flags (all true)
+ * nothing reads: neither a later SOAC of the kernel nor its return (the
+ * flattener's filter of elements, flatten/build.c fl_filter_elems). */
+static bool filter_flag_dead(const LcuKernel *k, const LcuKBind *b)
+{
+    const LcuSoac *s = b->soac;
+    if (s->kind != LS_FILTER || b->nvars < 2 || s->args[1]->kind != LA_THUNK) return false;
+    const LcuThunk *pred = s->args[1]->u.thunk;
+    if (pred->nparams != b->nvars || pred->body->kind != LE_VAR || pred->body->u.var != pred->params[pred->nparams - 1])
+        return false;
+    Sym x = b->vars[b->nvars - 1];
+    for (int i = 0; i < k->nrets; i++)
+        if (k->rets[i] == x) return false;
+    return !kernel_reads(k, x);
+}
+
 /* ---- one SOAC ---- */
 typedef struct KCtx { const LcuKernel *k; CBlock *body; CExpr *rt, *err; const CEnv *env; } KCtx;
 
@@ -165,6 +181,7 @@ static void gen_soac(Gen *g, KCtx *kc, const LcuKBind *b)
     case LS_MAP: case LS_ONCE: break;
     }
     sg.out = arena_alloc(a, sizeof *sg.out * (size_t)b->nvars);
+    sg.flag_dead = filter_flag_dead(kc->k, b);
     const Skeletons *sk = g->skel;
     SkelFn fn = NULL;
     switch (s->kind) {

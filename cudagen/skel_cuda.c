@@ -157,6 +157,20 @@ static void m_pred(Functor *f)
     cs_return(g->a, b, apply(f, &s->aux, b, s->n, args, s->tau, NULL)[0]);
 }
 
+/* bool pred(const R &x, int64_t it, NeslDErr *derr) for a FILTER whose
+ * flag component is dropped (SoacGen.flag_dead): the pull's component
+ * flag at it.  Inlined right after pull(it) in the skeleton's load, so
+ * the compiler shares the loads of the two. */
+static void m_pred_from_pull(Functor *f, int flag)
+{
+    Arena *a = f->g->a;
+    CBlock *b = method(f, "bool", "pred", 3, cref(f), "x", "int64_t", "it", "NeslDErr *", "derr");
+    cs_expr(a, b, cx_cast(a, "void", cx_name(a, "x")));
+    CExpr *arg = cx_cast(a, "int32_t", cx_name(a, "it"));
+    LcuBase base = LB_INT;
+    cs_return(a, b, apply(f, &f->s->pull, b, 1, &arg, &base, f->s->range)[flag]);
+}
+
 /* int32_t index(int64_t it, NeslDErr *derr) */
 static void m_index(Functor *f)
 {
@@ -346,10 +360,10 @@ static bool pair_of(const LcuExpr *l, const LcuExpr *r, Sym a, Sym b)
     return (is_var(l, a) && is_var(r, b)) || (is_var(l, b) && is_var(r, a));
 }
 
-static bool assoc_comp(const LcuExpr *e, Sym a, Sym b)
+static bool assoc_comp(const LcuExpr *e, Sym a, Sym b, bool commutative)
 {
     switch (e->kind) {
-    case LE_VAR: return e->u.var == a || e->u.var == b;
+    case LE_VAR: return !commutative && (e->u.var == a || e->u.var == b);   /* first or last: order matters */
     case LE_BINOP:
         switch (e->u.bin.op) {
         case LOP_ADD: case LOP_MUL: case LOP_AND: case LOP_OR: return pair_of(e->u.bin.l, e->u.bin.r, a, b);
@@ -374,16 +388,18 @@ static bool assoc_comp(const LcuExpr *e, Sym a, Sym b)
     }
 }
 
-static bool assoc_op(const SoacGen *s)
+/* Each component associative (and, if asked, commutative too: every
+ * recognized operator but "the first or the last argument"). */
+static bool assoc_op(const SoacGen *s, bool commutative)
 {
     const LcuThunk *t = s->aux.thunk;
     int n = s->n;
     if (t->nparams != 2 * n) return false;
     const LcuExpr *body = t->body;
-    if (n == 1) return assoc_comp(body, t->params[0], t->params[1]);
+    if (n == 1) return assoc_comp(body, t->params[0], t->params[1], commutative);
     if (body->kind != LE_TUPLE || body->u.tuple.n != n) return false;
     for (int k = 0; k < n; k++)
-        if (!assoc_comp(body->u.tuple.elems[k], t->params[k], t->params[n + k])) return false;
+        if (!assoc_comp(body->u.tuple.elems[k], t->params[k], t->params[n + k], commutative)) return false;
     return true;
 }
 
@@ -392,13 +408,14 @@ static bool assoc_op(const SoacGen *s)
  * known to be associative; in parallel with a grouping fixed by the size
  * when τ has a float (float operators are associative only up to
  * rounding, so a timing-dependent grouping would change results run to
- * run); else in parallel with any grouping (exact). */
+ * run); else in parallel with any grouping (exact), and in any order
+ * when the operator is also commutative (REDUCE then loads striped). */
 static const char *fold_mode(const SoacGen *s)
 {
-    if (s->aux.may_fail || !assoc_op(s)) return "NESL_SEQ";
+    if (s->aux.may_fail || !assoc_op(s, false)) return "NESL_SEQ";
     for (int k = 0; k < s->n; k++)
         if (s->tau[k] == LB_FLOAT) return "NESL_FIXED";
-    return "NESL_PAR";
+    return assoc_op(s, true) ? "NESL_COMM" : "NESL_PAR";
 }
 
 /* The fold template instantiated for its mode alone (compile time). */
@@ -507,7 +524,8 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
 {
     Arena *a = g->a;
     CBlock *blk = s->blk;
-    int n = s->n;
+    bool drop = s->flag_dead && !part && !seg;   /* the flag: recomputed by pred, not stored */
+    int n = drop ? s->n - 1 : s->n;
     CExpr *kept = sk_var(g, blk, "int64_t", "kept", cx_int(a, 0));
     CExpr *nf = part ? sk_var(g, blk, "int64_t", "nf", cx_int(a, 0)) : NULL;
     CExpr *dt[n], *df[n], *vt[n], *vf[n];
@@ -520,11 +538,19 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
                      cx_cast(a, "int32_t *", rt_call(g, s, "nesl_cu_tmp", 2,
                                                      cx_bin(a, CB_MUL, cx_sizeof(a, "int32_t"), cx_cast(a, "size_t", cx_bin(a, CB_ADD, s->size, cx_int(a, 1)))),
                                                      bool_lit(g, false))));
+    int all = s->n;
+    s->n = n;   /* the functor's R: the stored components */
     Functor f = functor_new(g, s);
     m_pull(&f, false);
-    m_pred(&f);
+    if (drop) m_pred_from_pull(&f, n);
+    else m_pred(&f);
     m_store(&f, "store", dt);
     if (part) m_store(&f, "store_f", df);
+    s->n = all;
+    if (drop) {   /* nothing reads it: an empty vector */
+        CExpr *d;
+        s->out[n] = sk_out_vec(g, s, s->tau[n], cx_int(a, 0), false, &d);
+    }
     cs_assign(a, blk, kept, cx_calln(a, part ? "nesl_cu_filter<true>" : "nesl_cu_filter<false>", 4, s->rt, capture(&f), s->size, pre));
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
     for (int k = 0; k < n; k++) cs_assign(a, blk, cx_arrow(a, vt[k], "len"), kept);

@@ -226,6 +226,28 @@ Sym fl_filter_index(Fl *F, Sym flags, LcuExpr *n)
     return fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_FILTER, 3, as));
 }
 
+/* The elements (v_0[i], ..., v_k-1[i]) where flags[i], in order: one
+ * FILTER whose elements carry their flag (the predicate sees elements, not
+ * indices) instead of fl_filter_index and a gather per component, so a
+ * flags MAP fuses into its pull.  The kept flags (all true) are written
+ * and dropped.  out gets k vectors. */
+void fl_filter_elems(Fl *F, int k, const LcuBase *bs, const Sym *vs, Sym flags, LcuExpr *n, Sym *out)
+{
+    Sym i = fl_fresh(F, "i");
+    LcuExpr **es = arena_alloc(F->a, sizeof *es * (size_t)(k + 1));
+    Sym *ps = arena_alloc(F->a, sizeof *ps * (size_t)(k + 1));
+    const LcuType **ts = arena_alloc(F->a, sizeof *ts * (size_t)(k + 1));
+    for (int c = 0; c <= k; c++) {
+        es[c] = X_idx(F, c < k ? vs[c] : flags, X_var(F, i));
+        ps[c] = fl_fresh(F, c < k ? "x" : "f");
+        ts[c] = T_vec(F, c < k ? bs[c] : LB_BOOL);
+    }
+    LcuArg *as[3] = { A_thunk(F, fl_thunk1(F, i, X_tuple(F, k + 1, es))),
+                      A_thunk(F, fl_thunk(F, k + 1, ps, X_var(F, ps[k]))), A_expr(F, n) };
+    Sym *r = fl_emit_tuple(F, k + 1, ts, X_soac(F, LS_FILTER, 3, as));
+    for (int c = 0; c < k; c++) out[c] = r[c];
+}
+
 /* ---- runtime checks ---- */
 static int site_index(Fl *F, Span sp)
 {

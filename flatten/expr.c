@@ -494,6 +494,13 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
     Sym result_sd = outer_sd;
     if (e->b) {
         FVal fl = materialize(F, &in, fl_expr(F, &in, e->b));
+        /* {x in xs | p}: the elements filtered directly, no index vector;
+         * the size is #xs (the count) so that reads of xs at the SOAC's own
+         * index need no range check */
+        FVal kept;
+        if (!cx->lifted && e->body_from_pattern && elems[0].via == NULL && elems[0].n > 0 &&
+            rep_filter_flat(F, elems[0].type, elems[0].c, fl.c[0], X_len(F, elems[0].c[0]), &kept))
+            return seq_of_elems(F, rt, kept);
         Sym idx = fl_filter_index(F, fl.c[0], X_var(F, in.count));
         if (cx->lifted) {
             Sym i = fl_fresh(F, "i");

@@ -118,6 +118,7 @@ Sym fl_count_true(Fl *F, Sym flags);                            /* int */
 /* Indices i with flags[i] (and those without). */
 void fl_partition_index(Fl *F, Sym flags, LcuExpr *n, Sym *idx_t, Sym *idx_f);
 Sym fl_filter_index(Fl *F, Sym flags, LcuExpr *n);
+void fl_filter_elems(Fl *F, int k, const LcuBase *bs, const Sym *vs, Sym flags, LcuExpr *n, Sym *out);
 /* Runtime check: when cond (a CPU bool) holds, fail at the site. */
 void fl_check(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg);
 LcuExpr *fl_site(Fl *F, const Ctx *cx, Span sp);
@@ -129,6 +130,7 @@ int fv_arity(Type *t, bool lifted);
 LcuExpr *fv_count(Fl *F, FVal seq);                              /* #s of an unlifted sequence */
 /* The lifted representation of element type t: gather, concat, empty, dist. */
 FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx);           /* count #idx */
+bool rep_filter_flat(Fl *F, Type *t, const Sym *c, Sym flags, LcuExpr *n, FVal *out);
 FVal rep_concat(Fl *F, Type *t, const Sym *c1, LcuExpr *n1, const Sym *c2, LcuExpr *n2);
 FVal rep_empty(Fl *F, Type *t, bool lifted);
 FVal rep_singleton(Fl *F, FVal v);                               /* unlifted v -> lifted, count 1 */

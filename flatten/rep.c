@@ -121,6 +121,56 @@ FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx)
     return fv_make(F, t, true, n, out);
 }
 
+/* ---- filter: the elements where flags holds, for values without
+ * nested sequences (one FILTER per component); false otherwise ---- */
+static bool has_seq(Fl *F, Type *t)
+{
+    t = type_prune(t);
+    switch (t->kind) {
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: return false;
+    case TY_PAIR: case TY_DATA: case TY_FUN: {
+        Type **ps;
+        int np = parts(F, t, &ps);
+        for (int i = 0; i < np; i++)
+            if (has_seq(F, ps[i])) return true;
+        return false;
+    }
+    case TY_SEQ: case TY_FUNID: case TY_VAR: return true;
+    }
+    return true;
+}
+
+/* The scalar bases of t's components, in component order. */
+static void bases_into(Fl *F, Type *t, LcuBase *out)
+{
+    t = type_prune(t);
+    switch (t->kind) {
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: out[0] = base_of(t); return;
+    case TY_PAIR: case TY_DATA: case TY_FUN: {
+        Type **ps;
+        int np = parts(F, t, &ps), off = 0;
+        for (int i = 0; i < np; i++) {
+            bases_into(F, ps[i], out + off);
+            off += fv_arity(ps[i], true);
+        }
+        return;
+    }
+    case TY_SEQ: case TY_FUNID: case TY_VAR: ICE("flatten: bases_into of a sequence");
+    }
+}
+
+bool rep_filter_flat(Fl *F, Type *t, const Sym *c, Sym flags, LcuExpr *n, FVal *out)
+{
+    int k = fv_arity(t, true);
+    if (k == 0 || has_seq(F, t)) return false;
+    LcuBase *bs = arena_alloc(F->a, sizeof *bs * (size_t)k);
+    bases_into(F, t, bs);
+    Sym *r = arena_alloc(F->a, sizeof *r * (size_t)k);
+    fl_filter_elems(F, k, bs, c, flags, n, r);
+    *out = fv_make(F, t, true, k, r);
+    return true;
+}
+
 /* ---- concat ---- */
 static void concat_into(Fl *F, Type *t, const Sym *a, LcuExpr *na, const Sym *b, LcuExpr *nb, Sym *out)
 {

@@ -517,17 +517,108 @@ template <class S, class R, bool PART> struct NeslFilterP {
     }
 };
 
+/* FILTER alone (no PARTITION, no per-position counts): items stay
+ * striped in registers — no shared-memory transpose, no compaction
+ * buffer.  Row k of a tile is elements k * NESL_SB + t; warp w's kept
+ * count in row k (a ballot) goes to cnt[k][w]; warp 0 scans the counts in
+ * row-major (element) order, finds the tile's prefix by the look-back,
+ * and each thread stores its kept items at prefix + cnt[k][w] + (kept
+ * lanes before it in the ballot): a warp's kept items of one row are
+ * contiguous, so the stores stay coalesced. */
+#ifndef NESL_FILTER_MINB
+#define NESL_FILTER_MINB 8
+#endif
+template <class P> __global__ void __launch_bounds__(NESL_SB, NESL_FILTER_MINB) nesl_k_filter(P p, int64_t n, NeslScanSt<P> st)
+{
+    typedef typename P::Item Item;
+    enum { IPT = NeslIpt<Item>::v, TILE = NESL_SB * IPT, NC = IPT * NESL_SW, PER = (NC + 31) / 32 };
+    __shared__ unsigned cnt[NC];   /* [k * NESL_SW + w]: counts, then exclusive offsets */
+    __shared__ unsigned s_pre, s_agg;
+    __shared__ int64_t s_tile;
+    int t = threadIdx.x, lane = t & 31, w = t >> 5;
+    if (t == 0) s_tile = (int64_t)atomicAdd(st.counter, 1u);
+    __syncthreads();
+    int64_t tile = s_tile, lo = tile * TILE;
+    int n_in = (int)(n - lo < TILE ? n - lo : TILE);
+    static_assert(IPT <= 32, "flags are bits of a word");
+    Item it[IPT];
+    unsigned keep = 0;   /* bit k: item k is kept */
+#pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        int e = k * NESL_SB + t;
+        if (e < n_in) {
+            uint8_t f;
+            it[k] = p.load(lo + e, &f);
+            keep |= (unsigned)f << k;
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1);
+        if (lane == 0) cnt[k * NESL_SW + w] = (unsigned)__popc(b);
+    }
+    __syncthreads();
+    if (w == 0) {
+        unsigned v[PER], sum = 0;
+#pragma unroll
+        for (int j = 0; j < PER; j++) {
+            int c = lane * PER + j;
+            v[j] = c < NC ? cnt[c] : 0u;
+            sum += v[j];
+        }
+        unsigned inc = sum;
+#pragma unroll
+        for (int off = 1; off < 32; off <<= 1) {
+            unsigned y = __shfl_up_sync(0xffffffffu, inc, off);
+            if (lane >= off) inc += y;
+        }
+        unsigned ex = inc - sum, agg = __shfl_sync(0xffffffffu, inc, 31);
+#pragma unroll
+        for (int j = 0; j < PER; j++) {
+            int c = lane * PER + j;
+            if (c < NC) cnt[c] = ex;
+            ex += v[j];
+        }
+        NeslOpt<unsigned> pre = nesl_look_back(p, st, tile, agg);
+        if (lane == 0) {
+            s_pre = pre.v;   /* ok: FILTER's init exists */
+            s_agg = agg;
+        }
+    }
+    __syncthreads();
+    unsigned before = s_pre, below = (1u << lane) - 1u;
+#pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1);
+        if (keep >> k & 1) p.s.store((int64_t)before + cnt[k * NESL_SW + w] + (unsigned)__popc(b & below), it[k]);
+    }
+    if (lo + n_in == n && t == 0) *p.total = (long long)(before + s_agg);
+}
+
 /* Returns the number of kept elements (copied to the host). */
 template <bool PART, class S> static int64_t nesl_cu_filter(NeslRt *rt, const S &s, int64_t n, int32_t *pre)
 {
     typedef decltype(s.pull(0, (NeslDErr *)0)) R;
+    typedef NeslFilterP<S, R, PART> P;
     if (n <= 0) {
         if (pre) cudaMemset(pre, 0, sizeof(int32_t));
         return 0;
     }
     long long *total = (long long *)nesl_cu_tmp(rt, sizeof(long long), false), h;
-    NeslFilterP<S, R, PART> p = { s, nesl_cu_derr(rt), pre, total, n };
-    nesl_cu_scan_run<NESL_PAR>(rt, p, n, PART ? "PARTITION" : "FILTER");
+    P p = { s, nesl_cu_derr(rt), pre, total, n };
+    if (!PART && !pre) {
+        enum { TILE = NESL_SB * NeslIpt<R>::v };
+        int64_t ntiles = (n + TILE - 1) / TILE;
+        if (ntiles > 0x7fffffffLL) nesl_fail(rt, "FILTER: too many elements (%lld)", (long long)n);
+        NeslScanSt<P> st;
+        memset(&st, 0, sizeof st);
+        st.word = (unsigned long long *)nesl_cu_tmp(rt, 8 * (size_t)(ntiles + 1), true);
+        st.counter = (unsigned *)(st.word + ntiles);
+        nesl_k_filter<P><<<(unsigned)ntiles, NESL_SB>>>(p, n, st);
+        nesl_cu_launched(rt, "FILTER");
+    } else {
+        nesl_cu_scan_run<NESL_PAR>(rt, p, n, PART ? "PARTITION" : "FILTER");
+    }
     nesl_cu_to_host(rt, &h, total, sizeof h);
     return h;
 }

@@ -112,6 +112,32 @@ static void check_size(NeslRt *rt, int64_t n)
     const int32_t *xd = (const int32_t *)xv->data;
     int32_t *y = poisoned<int32_t>(rt, n), *y2 = poisoned<int32_t>(rt, n);
     R id = { 7 };
+    /* MAP x+1 (striped chunks of NESL_MAP_ITEMS * NESL_BLOCK) */
+    nesl_cu_map(rt, MapS{ xd, y }, n);
+    {
+        auto o = down(y, n + 1);
+        int64_t bad = -1;
+        for (int64_t i = 0; i < n && bad < 0; i++) if ((uint32_t)o[i] != wadd(h[i], 1)) bad = i;
+        CHECK(bad < 0 && o[n] == (int32_t)0xA5A5A5A5, "MAP n=%lld at %lld", (long long)n, (long long)bad);
+    }
+    /* REDUCE int +: in order (NESL_PAR) and striped (NESL_COMM) */
+    {
+        uint32_t acc = 7;
+        for (int64_t i = 0; i < n; i++) acc = wadd(acc, h[i]);
+        R r1 = nesl_cu_reduce<NESL_PAR>(rt, FoldS{ xd, y }, n, id), r2 = nesl_cu_reduce<NESL_COMM>(rt, FoldS{ xd, y }, n, id);
+        CHECK((uint32_t)r1.c0 == acc && (uint32_t)r2.c0 == acc, "REDUCE + n=%lld: %d %d, want %d", (long long)n, r1.c0, r2.c0, (int32_t)acc);
+    }
+    /* REDUCE of affine maps (non-commutative: in order) */
+    {
+        uint32_t a = 1, b = 0;
+        for (int64_t i = 0; i < n; i++) {
+            uint32_t xa = (uint32_t)(h[i] | 1), xb = (uint32_t)(h[i] >> 3);
+            b = b * xa + xb;
+            a = a * xa;
+        }
+        RA r = nesl_cu_reduce<NESL_PAR>(rt, AffS{ xd, y, y2 }, n, RA{ 1, 0 });
+        CHECK((uint32_t)r.c0 == a && (uint32_t)r.c1 == b, "REDUCE affine n=%lld", (long long)n);
+    }
     /* SCAN int + */
     nesl_cu_scan<NESL_PAR>(rt, FoldS{ xd, y }, n, id);
     {
@@ -163,6 +189,18 @@ static void check_size(NeslRt *rt, int64_t n)
         auto ot = down(y, (int64_t)t.size()), of = down(y2, (int64_t)f.size()), op = down(pre, n + 1);
         CHECK(k == (int64_t)t.size() && ot == t && (!part || of == f) && op == p, "%s n=%lld kept %lld of %zu", part ? "PARTITION" : "FILTER",
               (long long)n, (long long)k, t.size());
+    }
+    /* FILTER without per-position counts (its own kernel, nesl_k_filter) */
+    {
+        int32_t *yt = poisoned<int32_t>(rt, n);
+        FiltS fs = { xd, yt, y2 };
+        int64_t k = nesl_cu_filter<false>(rt, fs, n, (int32_t *)NULL);
+        std::vector<int32_t> t;
+        for (int64_t i = 0; i < n; i++) if ((h[i] & 1) == 0) t.push_back(h[i]);
+        auto ot = down(yt, (int64_t)t.size() + 1);
+        bool tail = ot[t.size()] == (int32_t)0xA5A5A5A5;
+        ot.pop_back();
+        CHECK(k == (int64_t)t.size() && ot == t && tail, "FILTER (no counts) n=%lld kept %lld of %zu", (long long)n, (long long)k, t.size());
     }
     /* SEG_REDUCE, SEG_SCAN (int +, affine, float fixed) on several segment shapes */
     for (int kind = 0; kind < 3; kind++) {
@@ -269,6 +307,8 @@ static void bench(NeslRt *rt, int lg)
     ours = median_s([&] { (void)nesl_cu_reduce<NESL_PAR>(rt, FoldS{ xd, yd }, n, id); });
     double cub = median_s([&] { size_t b = tb; int32_t r; cub::DeviceReduce::Sum(tmp, b, xd, o, n); cudaMemcpy(&r, o, 4, cudaMemcpyDeviceToHost); });
     row("REDUCE + (to host)", lg, B, ours, cub);
+    ours = median_s([&] { (void)nesl_cu_reduce<NESL_COMM>(rt, FoldS{ xd, yd }, n, id); });
+    row("REDUCE + striped", lg, B, ours, cub);
     ours = median_s([&] { nesl_cu_scan<NESL_PAR>(rt, FoldS{ xd, yd }, n, id); });
     cub = median_s([&] { size_t b = tb; cub::DeviceScan::ExclusiveSum(tmp, b, xd, yd, n); });
     row("SCAN + exclusive", lg, 2 * B, ours, cub);
