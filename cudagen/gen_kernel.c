@@ -227,6 +227,34 @@ CExpr *gen_return(Gen *g, CBlock *blk, const LcuType *t, const char *rtype, CExp
     return rv;
 }
 
+/* --stats=kernels: the bytes of a kernel's values, as the λcu interpreter
+ * counts them (a scalar its size, a vector its elements, an sd 4 bytes per
+ * segment). */
+static CExpr *value_bytes(Gen *g, const LcuType *t, CExpr *e)
+{
+    Arena *a = g->a;
+    switch (t->kind) {
+    case LT_VEC: case LT_REF: return cx_calln(a, "nesl_vec_bytes", 1, e);
+    case LT_SD: return cx_calln(a, "nesl_sd_bytes", 1, e);
+    case LT_BASE: {
+        static const int size[] = { [LB_BOOL] = 1, [LB_INT] = 4, [LB_FLOAT] = 8, [LB_CHAR] = 1, [LB_UNIT] = 0 };
+        return cx_int(a, t->base == LB_FLOAT && g->f32 ? 4 : size[t->base]);
+    }
+    case LT_TUPLE: break;
+    }
+    return cx_int(a, 0);   /* flat components only: a tuple never reaches here */
+}
+
+static void stat_bytes(Gen *g, CBlock *blk, const char *fn, const char *kernel, int n, const LcuType **ts, CExpr **es)
+{
+    Arena *a = g->a;
+    CExpr *sum = cx_int(a, 0);
+    for (int i = 0; i < n; i++) sum = cx_bin(a, CB_ADD, sum, value_bytes(g, ts[i], es[i]));
+    CBlock *then_b = cb_new(a);
+    cs_expr(a, then_b, cx_calln(a, fn, 3, cx_name(a, "rt"), cx_str(a, kernel, (int)strlen(kernel)), sum));
+    cs_if(a, blk, cx_calln(a, "nesl_kstats_on", 1, cx_name(a, "rt")), then_b, NULL);
+}
+
 void gen_kernel(Gen *g, const LcuKernel *k)
 {
     Arena *a = g->a;
@@ -267,13 +295,27 @@ void gen_kernel(Gen *g, const LcuKernel *k)
         }
         kc.env = cenv_bind(g, kc.env, p->name, v);
     }
+    {
+        const LcuType *pts[k->nparams + 1];
+        CExpr *pes[k->nparams + 1];
+        for (int i = 0; i < k->nparams; i++) {
+            pts[i] = k->params[i].type;
+            pes[i] = cx_name(a, f->params[1 + i].name);
+        }
+        stat_bytes(g, f->body, "nesl_stat_run", k->name, k->nparams, pts, pes);
+    }
     for (int i = 0; i < k->nbinds; i++) gen_soac(g, &kc, k->binds[i]);
     int n = lcu_t_arity(k->result), j = 0;
-    CExpr *comps[n];
+    CExpr *comps[n + 1];
+    const LcuType *cts[n + 1];
     for (int i = 0; i < k->nrets; i++) {
         const CVal *v = cenv_find(kc.env, k->rets[i]);
-        for (int c2 = 0; c2 < v->n; c2++) comps[j++] = v->comps[c2];
+        for (int c2 = 0; c2 < v->n; c2++) {
+            cts[j] = lcu_t_component(k->result, j);
+            comps[j++] = v->comps[c2];
+        }
     }
+    stat_bytes(g, f->body, "nesl_stat_written", k->name, n, cts, comps);
     cs_return(a, f->body, gen_return(g, f->body, k->result, f->ret, comps, kc.rt, cx_name(a, mark)));
     ptrvec_push(a, &g->unit->funcs, f);
 }

@@ -349,7 +349,7 @@ int main(int argc, char **argv)
             if (o.form_kernels) {
                 st = drive_lcu_formed(&src, out, &diag, &o);
             } else {
-                LcuDriveOptions lo = { o.emit == EMIT_LCU, !o.emit, o.stats };
+                LcuDriveOptions lo = { o.emit == EMIT_LCU, !o.emit, o.stats, o.stats_kernels };
                 st = lcu_drive(&src, out, &diag, lo);
             }
         }

@@ -339,7 +339,7 @@ bool lcu_verify_built(Arena *a, Interner *in, LcuProgram *p, const char *what, F
 bool lcu_round_trips(const LcuProgram *p, FILE *err);
 
 /* Driver entry for a .lcu file: parse, check, then print (emit) or run. */
-typedef struct LcuDriveOptions { bool emit; bool interp; bool stats; } LcuDriveOptions;
+typedef struct LcuDriveOptions { bool emit; bool interp; bool stats; bool stats_kernels; } LcuDriveOptions;
 int lcu_drive(const Source *src, FILE *out, Diag *d, LcuDriveOptions o);
 
 #endif

@@ -183,9 +183,11 @@ int lcu_drive(const Source *src, FILE *out, Diag *d, LcuDriveOptions o)
         if (o.emit) { lcu_print(out, p); status = 0; }
         else {
             LcuStats stats = { 0 };
+            stats.per_kernel = o.stats_kernels;
             fflush(out);
             status = lcu_interp_status(p, out, stderr, &stats);
             if (o.stats) lcu_print_stats(out, &stats);
+            lcu_stats_free(&stats);
         }
     }
     interner_free(in);

@@ -173,6 +173,14 @@ int64_t nesl_size(NeslRt *rt, NeslSoac k, int32_t n);
 void nesl_stat_kernel(NeslRt *rt);
 void nesl_stat_soac(NeslRt *rt, NeslSoac k, int64_t elements);
 void nesl_stat_lib(NeslRt *rt, int64_t elements);
+/* --stats=kernels: per kernel launch, the bytes of its arguments as read and
+ * of its results as written (the λcu interpreter's model: each input read
+ * and each output written once; an sd 4 bytes per segment). */
+bool nesl_kstats_on(NeslRt *rt);
+void nesl_stat_run(NeslRt *rt, const char *kernel, int64_t bytes_read);
+void nesl_stat_written(NeslRt *rt, const char *kernel, int64_t bytes);
+int64_t nesl_vec_bytes(const NeslVec *v);
+int64_t nesl_sd_bytes(const NeslSd *s);
 
 /* ---- printing main's result ---- */
 void nesl_put_int(NeslRt *rt, int32_t x);

@@ -28,10 +28,11 @@ void nesl_core_init(NeslRt *rt, NeslCore *c, int argc, char **argv, int nsites, 
         char *end;
         long r;
         if (!strcmp(argv[i], "--stats")) c->stats = true;
+        else if (!strcmp(argv[i], "--stats=kernels")) c->stats = c->kstats = true;
         else if (!strncmp(argv[i], "--repeat=", 9) && (r = strtol(argv[i] + 9, &end, 10)) >= 1 && !*end && r <= 1000000)
             c->repeat = (int)r;
         else {
-            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats] [--repeat=R]\n", argv[0], argv[i], argv[0]);
+            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats[=kernels]] [--repeat=R]\n", argv[0], argv[i], argv[0]);
             exit(2);
         }
     }
@@ -55,7 +56,57 @@ void nesl_print_stats(NeslRt *rt)
             fprintf(stdout, "stats: %s: %ld launch%s, %ld elements\n", soac_names[k], c->soac_launches[k],
                     c->soac_launches[k] == 1 ? "" : "es", c->soac_elements[k]);
     if (c->lib_calls) fprintf(stdout, "stats: library calls: %ld, %ld elements\n", c->lib_calls, c->lib_elements);
+    if (!c->kstats) return;
+    long long rd = 0, wr = 0;
+    for (int i = 0; i < c->nkst; i++) {
+        const struct NeslKStat *k = &c->kst[i];
+        fprintf(stdout, "stats: kernel %s: %ld launch%s, %lld bytes read, %lld bytes written\n", k->name,
+                k->launches, k->launches == 1 ? "" : "es", k->rd, k->wr);
+        rd += k->rd;
+        wr += k->wr;
+    }
+    fprintf(stdout, "stats: global memory: %lld bytes read, %lld bytes written\n", rd, wr);
 }
+
+bool nesl_kstats_on(NeslRt *rt) { return nesl_core(rt)->kstats; }
+
+/* The entry of a kernel (names are the generator's string literals, looked
+ * up by contents: a literal may be duplicated). */
+static struct NeslKStat *kstat(NeslCore *c, const char *name)
+{
+    for (int i = c->nkst - 1; i >= 0; i--)
+        if (c->kst[i].name == name || !strcmp(c->kst[i].name, name)) return &c->kst[i];
+    if (c->nkst == c->ckst) {
+        int cap = c->ckst ? 2 * c->ckst : 64;
+        struct NeslKStat *k = realloc(c->kst, sizeof *k * (size_t)cap);
+        if (!k) { fprintf(stderr, "RUNTIME ERROR: out of memory\n"); exit(1); }
+        c->kst = k;
+        c->ckst = cap;
+    }
+    c->kst[c->nkst] = (struct NeslKStat){ name, 0, 0, 0 };
+    return &c->kst[c->nkst++];
+}
+
+void nesl_stat_run(NeslRt *rt, const char *kernel, int64_t bytes_read)
+{
+    struct NeslKStat *k = kstat(nesl_core(rt), kernel);
+    k->launches++;
+    k->rd += bytes_read;
+}
+
+void nesl_stat_written(NeslRt *rt, const char *kernel, int64_t bytes)
+{
+    kstat(nesl_core(rt), kernel)->wr += bytes;
+}
+
+int64_t nesl_vec_bytes(const NeslVec *v)
+{
+    static const int size[] = { [NESL_BOOL] = 1, [NESL_INT] = 4, [NESL_FLOAT] = 8, [NESL_CHAR] = 1,
+                                [NESL_UNIT] = 0, [NESL_F32] = 4 };
+    return v->len * size[v->base];
+}
+
+int64_t nesl_sd_bytes(const NeslSd *s) { return 4 * s->nsegs; }
 
 void nesl_stat_kernel(NeslRt *rt) { nesl_core(rt)->kernels++; }
 

@@ -18,6 +18,9 @@ typedef struct NeslCore {
     int repeat;              /* --repeat=R; 0 when not given */
     bool float32;            /* compiled with -ffloat32 (nesl_set_float32) */
     long kernels, soac_launches[NESL_NSOACS], soac_elements[NESL_NSOACS], lib_calls, lib_elements;
+    bool kstats;             /* --stats=kernels: also per kernel, in launch order */
+    struct NeslKStat { const char *name; long launches; long long rd, wr; } *kst;
+    int nkst, ckst;
     int nsites;
     const char *const *sites;
     NeslErr herr;            /* immediate errors of host code */

@@ -260,6 +260,7 @@ int nesl_rt_free(NeslRt *rt)
             free(f);
         }
     free(rt->core.objs);
+    free(rt->core.kst);
     free(rt);
     return 0;
 }

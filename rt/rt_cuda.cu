@@ -536,6 +536,7 @@ int nesl_rt_free(NeslRt *rt)
     cudaFree(rt->derr);
     cudaFree(rt->counter);
     free(rt->core.objs);
+    free(rt->core.kst);
     free(rt);
     return 0;
 }

@@ -131,7 +131,7 @@ c_run_opts() {   # args file
     for w in $(cat "$1"); do
         case $w in
             --interp|--interp=*|--form-kernels|--print-length=*|-ffloat32) ;;
-            --stats) out="$out --stats" ;;
+            --stats|--stats=kernels) out="$out $w" ;;
             *) return 1 ;;
         esac
     done
