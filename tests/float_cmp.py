@@ -30,15 +30,20 @@ def close(a, b):
     return abs(a - b) <= max(1e-6 * max(abs(a), abs(b)), 1e-9)
 
 
+def agree(exp, act):
+    """The rule above; also used by tests/gen/difftest.py (executor cuda)."""
+    pe, fe = split(exp)
+    pa, fa = split(act)
+    return pe == pa and len(fe) == len(fa) and all(close(a, b) for a, b in zip(fe, fa))
+
+
 def main():
     with open(sys.argv[1], errors='replace') as f:
         exp = f.read()
     with open(sys.argv[2], errors='replace') as f:
         act = f.read()
-    pe, fe = split(exp)
-    pa, fa = split(act)
-    ok = pe == pa and len(fe) == len(fa) and all(close(a, b) for a, b in zip(fe, fa))
-    sys.exit(0 if ok else 1)
+    sys.exit(0 if agree(exp, act) else 1)
 
 
-main()
+if __name__ == '__main__':
+    main()

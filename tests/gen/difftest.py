@@ -29,7 +29,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
 import nesl_gen  # noqa: E402
+import float_cmp  # noqa: E402  (tests/float_cmp.py)
 
 # --------------------------------------------------------------- executors
 # (name, shell command).  The command runs in the program's directory with
@@ -38,15 +40,26 @@ import nesl_gen  # noqa: E402
 # reference: its front end decides whether a reduced program is still valid,
 # and its output is what tests/difftest/*.expected hold.
 #
-# Each program runs in its own temporary directory, so the C back end's
-# executable needs no unique name.  A new back end is one more line, e.g.
-#     ('cuda', '{nesslc} --target=cuda -o prog.exe {src} && ./prog.exe'),
-# (or, without editing this file: --executor 'cuda={nesslc} ...').
+# Each program runs in its own temporary directory, so a back end's
+# executable needs no unique name.  `-O0` turns fusion off (driver/main.c):
+# lcu0/c0/cuda0 run the unfused λcu program, lcu/c/cuda the fused one.  The
+# C builds use $NESSLC_CC/$NESSLC_CFLAGS (the --cc/--cflags options).
+# Another back end is one more line here, or --executor 'NAME=COMMAND'.
 EXECUTORS = [
     ('ast', '{nesslc} --interp {src}'),
     ('lcu', '{nesslc} --interp=lcu {src}'),
+    ('lcu0', '{nesslc} --interp=lcu -O0 {src}'),
     ('c', '{nesslc} -o prog.exe {src} && OMP_NUM_THREADS=2 ./prog.exe'),
+    ('c0', '{nesslc} -O0 -o prog0.exe {src} && OMP_NUM_THREADS=2 ./prog0.exe'),
+    ('cuda', '{nesslc} --target=cuda -o prog.exe {src} && ./prog.exe'),
+    ('cuda0', '{nesslc} --target=cuda -O0 -o prog0.exe {src} && ./prog0.exe'),
 ]
+# Run unless --executors names others: every executor that needs no GPU.
+DEFAULT_EXECUTORS = 'ast,lcu,lcu0,c,c0'
+# Executors whose float output may differ from the reference's in the last
+# digits (reassociated reductions, CUDA's math library): their float tokens
+# are compared with tests/float_cmp.py's tolerance.
+FLOAT_TOLERANT = {'cuda', 'cuda0'}
 
 COMPILE_ERROR = re.compile(r'^\S+:\d+:\d+: error: ', re.M)
 CRASH_LINE = re.compile(r'(internal compiler error.*|Assertion.*|AddressSanitizer.*|'
@@ -102,11 +115,20 @@ def crash_key(out):
     return re.sub(r'\d+', 'N', m.group(1))[:200]
 
 
-def verdict(res):
+def same_result(ref, r, tolerant):
+    """Does result r equal the reference's?  With tolerant, float tokens may
+    differ as tests/float_cmp.py allows."""
+    if r == ref:
+        return True
+    return tolerant and r[0] == ref[0] and float_cmp.agree(ref[1], r[1])
+
+
+def verdict(res, tolerant):
     """Return None if the results agree, else a signature (a tuple) that a
-    reduced program must keep."""
+    reduced program must keep.  tolerant[i]: executor i's floats may differ
+    in the last digits."""
     classes = tuple(klass(s, o) for s, o in res)
-    same = all(r == res[0] for r in res)
+    same = all(same_result(res[0], r, t) for r, t in zip(res, tolerant))
     bad = any(c in ('timeout',) or c.startswith('signal') or c.startswith('exit')
               for c in classes)
     if classes[0] == 'compile-error':
@@ -479,7 +501,7 @@ def check_seed(seed, cfg):
         res = run_all(text, cfg.executors, cfg.nesslc, cfg.timeout, wd)
     finally:
         shutil.rmtree(wd, ignore_errors=True)
-    sig = verdict(res)
+    sig = verdict(res, cfg.tolerant)
     return seed, sig, time.time() - t0
 
 
@@ -500,7 +522,7 @@ def reduce_seed(seed, sig, elapsed, cfg):
 
     def test(cand):
         res = run_all(cand, cfg.executors, cfg.nesslc, tmo, wd)
-        return reduce_key(verdict(res)) == key and error_messages(res) <= allowed
+        return reduce_key(verdict(res, cfg.tolerant)) == key and error_messages(res) <= allowed
 
     try:
         if sig[0] == 'invalid' or not cfg.reduce:
@@ -529,7 +551,7 @@ def reduce_seed(seed, sig, elapsed, cfg):
         with open('%s.%s.out' % (base, ename), 'w') as f:
             f.write(out)
             f.write('[exit status %s]\n' % st)
-    sig2 = verdict(res) or sig      # as the reproducer itself behaves
+    sig2 = verdict(res, cfg.tolerant) or sig      # as the reproducer itself behaves
     return seed, sig2, base + '.nesl', small.count('\n'), ntests, time.time() - t0
 
 
@@ -548,8 +570,16 @@ def main(argv):
                     help='seconds per run of one executor (default 20)')
     ap.add_argument('--executor', action='append', default=[], metavar='NAME=CMD',
                     help='add an executor (shell command with {nesslc} and {src})')
-    ap.add_argument('--only', default=None, metavar='NAME,...',
-                    help='use only these executors (the first is the reference)')
+    ap.add_argument('--executors', '--only', dest='only', default=DEFAULT_EXECUTORS,
+                    metavar='NAME,...',
+                    help='the executors to run, the first is the reference (default %s; '
+                    'also: %s)' % (DEFAULT_EXECUTORS, ', '.join(
+                        n for n, _ in EXECUTORS if n not in DEFAULT_EXECUTORS.split(','))))
+    ap.add_argument('--cc', default=None, metavar='CC',
+                    help='C compiler of executors c/c0 (sets NESSLC_CC; default: the '
+                    'configured one); `--cc tcc --cflags=-std=c11` builds 50-200x faster')
+    ap.add_argument('--cflags', default=None, metavar='FLAGS',
+                    help='its flags (sets NESSLC_CFLAGS; default: the configured ones)')
     ap.add_argument('--no-reduce', action='store_true', help='do not minimize')
     ap.add_argument('--reduce-time', type=float, default=300.0,
                     help='seconds of minimization per disagreement (default 300)')
@@ -562,16 +592,30 @@ def main(argv):
         print('difftest: no compiler at %s (run make first)' % cfg.nesslc, file=sys.stderr)
         return 2
     ex = list(EXECUTORS)
+    added = []
     for e in a.executor:
         if '=' not in e:
             print('difftest: --executor wants NAME=COMMAND', file=sys.stderr)
             return 2
         nm, cmd = e.split('=', 1)
         ex = [x for x in ex if x[0] != nm] + [(nm, cmd)]
-    if a.only:
-        want = a.only.split(',')
-        ex = [next(x for x in ex if x[0] == w) for w in want]
+        added.append(nm)
+    known = [x[0] for x in ex]
+    want = [w for w in a.only.split(',') if w]
+    want += [nm for nm in added if nm not in want]     # --executor also runs it
+    for w in want:
+        if w not in known:
+            print('difftest: unknown executor %s (known: %s)' % (w, ', '.join(known)),
+                  file=sys.stderr)
+            return 2
+    ex = [next(x for x in ex if x[0] == w) for w in want]
+    # the executors' commands see these through the environment
+    if a.cc is not None:
+        os.environ['NESSLC_CC'] = a.cc
+    if a.cflags is not None:
+        os.environ['NESSLC_CFLAGS'] = a.cflags
     cfg.executors = ex
+    cfg.tolerant = tuple(x[0] in FLOAT_TOLERANT for x in ex)
     cfg.timeout = a.timeout
     cfg.reduce = not a.no_reduce
     cfg.reduce_time = a.reduce_time
