@@ -236,10 +236,7 @@ static CExpr *value_bytes(Gen *g, const LcuType *t, CExpr *e)
     switch (t->kind) {
     case LT_VEC: case LT_REF: return cx_calln(a, "nesl_vec_bytes", 1, e);
     case LT_SD: return cx_calln(a, "nesl_sd_bytes", 1, e);
-    case LT_BASE: {
-        static const int size[] = { [LB_BOOL] = 1, [LB_INT] = 4, [LB_FLOAT] = 8, [LB_CHAR] = 1, [LB_UNIT] = 0 };
-        return cx_int(a, t->base == LB_FLOAT && g->f32 ? 4 : size[t->base]);
-    }
+    case LT_BASE: return cx_calln(a, "nesl_stat_base_bytes", 1, cx_name(a, gen_base_enum(g, t->base)));
     case LT_TUPLE: break;
     }
     return cx_int(a, 0);   /* flat components only: a tuple never reaches here */

@@ -25,8 +25,7 @@ static int kernel_size_class(Sizes *S, const LcuArg *g)
     case LE_VAR: return sizes_find(S, sizes_class(S, 0, e->u.var, 0));
     case LE_LEN: return sizes_find(S, sizes_class(S, 1, e->u.len.vec, 0));
     case LE_CALL:     /* total (s), made by fu_rewrite.c for a SEG_ SOAC's index space */
-        if (strcmp(e->u.call.name, "total") || e->u.call.nargs != 1 || e->u.call.args[0]->kind != LE_VAR) return -1;
-        return sizes_find(S, sizes_class(S, 4, e->u.call.args[0]->u.var, 0));
+        return total_of(e) ? sizes_find(S, sizes_class(S, 4, total_of(e), 0)) : -1;
     default: return -1;
     }
 }

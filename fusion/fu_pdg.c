@@ -53,8 +53,8 @@ static int class_of_cpu(Sizes *S, const LcuExpr *e, bool length)
     case LE_INT: return length ? -1 : sizes_find(S, sizes_class(S, 2, NULL, e->u.i));
     case LE_LEN: return length ? -1 : sizes_find(S, sizes_class(S, 1, e->u.len.vec, 0));
     case LE_CALL:     /* total (s): the flat length of sd s */
-        if (length || strcmp(e->u.call.name, "total") || e->u.call.nargs != 1 || e->u.call.args[0]->kind != LE_VAR) return -1;
-        return sizes_find(S, sizes_class(S, 4, e->u.call.args[0]->u.var, 0));
+        if (length || !total_of(e)) return -1;
+        return sizes_find(S, sizes_class(S, 4, total_of(e), 0));
     default: return -1;
     }
 }
@@ -90,6 +90,13 @@ int node_size_class(Sizes *S, const Node *nd, const LcuArg *size)
     case LE_LEN: return class_of_cpu(S, node_arg_for(nd, e->u.len.vec), true);
     default: return -1;
     }
+}
+
+Sym total_of(const LcuExpr *e)
+{
+    if (e->kind != LE_CALL || strcmp(e->u.call.name, "total") || e->u.call.nargs != 1 || e->u.call.args[0]->kind != LE_VAR)
+        return NULL;
+    return e->u.call.args[0]->u.var;
 }
 
 /* A SEG_ SOAC's pull index ranges over 0..total(s)-1: the class of total(s)

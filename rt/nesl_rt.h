@@ -117,6 +117,7 @@ void nesl_enter(NeslRt *rt, const char *fname);
 void nesl_leave(NeslRt *rt);
 
 /* ---- objects ---- */
+size_t nesl_base_size(NeslBase b);                             /* bytes of one element */
 NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len);    /* uninitialized */
 NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len);   /* zeroed */
 NeslVec *nesl_string(NeslRt *rt, const char *s, int64_t len);  /* [char] */
@@ -179,6 +180,7 @@ void nesl_stat_lib(NeslRt *rt, int64_t elements);
 bool nesl_kstats_on(NeslRt *rt);
 void nesl_stat_run(NeslRt *rt, const char *kernel, int64_t bytes_read);
 void nesl_stat_written(NeslRt *rt, const char *kernel, int64_t bytes);
+int64_t nesl_stat_base_bytes(NeslBase b);
 int64_t nesl_vec_bytes(const NeslVec *v);
 int64_t nesl_sd_bytes(const NeslSd *s);
 

@@ -99,12 +99,22 @@ void nesl_stat_written(NeslRt *rt, const char *kernel, int64_t bytes)
     kstat(nesl_core(rt), kernel)->wr += bytes;
 }
 
-int64_t nesl_vec_bytes(const NeslVec *v)
+size_t nesl_base_size(NeslBase b)
 {
-    static const int size[] = { [NESL_BOOL] = 1, [NESL_INT] = 4, [NESL_FLOAT] = 8, [NESL_CHAR] = 1,
-                                [NESL_UNIT] = 0, [NESL_F32] = 4 };
-    return v->len * size[v->base];
+    switch (b) {
+    case NESL_INT: return sizeof(int32_t);
+    case NESL_FLOAT: return sizeof(double);
+    case NESL_F32: return sizeof(float);
+    case NESL_BOOL: return sizeof(bool);
+    case NESL_CHAR: case NESL_UNIT: return 1;
+    }
+    return 1;
 }
+
+/* A unit holds no data: the interpreter's model counts it 0 bytes. */
+int64_t nesl_stat_base_bytes(NeslBase b) { return b == NESL_UNIT ? 0 : (int64_t)nesl_base_size(b); }
+
+int64_t nesl_vec_bytes(const NeslVec *v) { return v->len * nesl_stat_base_bytes(v->base); }
 
 int64_t nesl_sd_bytes(const NeslSd *s) { return 4 * s->nsegs; }
 

@@ -103,22 +103,10 @@ void nesl_tgt_free_obj(NeslRt *rt, NeslObj *o)
 }
 
 /* ---- objects ---- */
-static size_t base_size(NeslBase b)
-{
-    switch (b) {
-    case NESL_INT: return sizeof(int32_t);
-    case NESL_FLOAT: return sizeof(double);
-    case NESL_F32: return sizeof(float);
-    case NESL_BOOL: return sizeof(bool);
-    case NESL_CHAR: case NESL_UNIT: return 1;
-    }
-    return 1;
-}
-
 NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
 {
     if (len < 0 || (uint64_t)len > ((uint64_t)1 << 44)) nesl_fail(rt, "out of memory (a vector of %lld elements)", (long long)len);
-    NeslVec *v = new_obj(rt, NESL_OBJ_VEC, base_size(b) * (size_t)len);
+    NeslVec *v = new_obj(rt, NESL_OBJ_VEC, nesl_base_size(b) * (size_t)len);
     v->base = b;
     v->len = len;
     v->data = (char *)v + HDR;
@@ -128,7 +116,7 @@ NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
 NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len)
 {
     NeslVec *v = nesl_vec_new(rt, b, len);
-    memset(v->data, 0, base_size(b) * (size_t)len);
+    memset(v->data, 0, nesl_base_size(b) * (size_t)len);
     return v;
 }
 
@@ -144,7 +132,7 @@ const void *nesl_vec_host(NeslRt *rt, const NeslVec *v) { (void)rt; return v->da
 NeslVec *nesl_vec_from_host(NeslRt *rt, NeslBase b, int64_t len, const void *data)
 {
     NeslVec *v = nesl_vec_new(rt, b, len);
-    if (len) memcpy(v->data, data, base_size(b) * (size_t)len);
+    if (len) memcpy(v->data, data, nesl_base_size(b) * (size_t)len);
     return v;
 }
 
@@ -152,7 +140,7 @@ const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *s) { (void)rt; return
 
 void nesl_vec_get(NeslRt *rt, const NeslVec *v, int64_t i, void *out)
 {
-    size_t w = base_size(v->base);
+    size_t w = nesl_base_size(v->base);
     (void)rt;
     memcpy(out, (const char *)v->data + w * (size_t)i, w);
 }

@@ -157,23 +157,11 @@ void nesl_tgt_free_obj(NeslRt *rt, NeslObj *o)
 }
 
 /* ---- objects ---- */
-static size_t base_size(NeslBase b)
-{
-    switch (b) {
-    case NESL_INT: return sizeof(int32_t);
-    case NESL_FLOAT: return sizeof(double);
-    case NESL_F32: return sizeof(float);
-    case NESL_BOOL: return sizeof(bool);
-    case NESL_CHAR: case NESL_UNIT: return 1;
-    }
-    return 1;
-}
-
 NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
 {
     if (len < 0 || (uint64_t)len > ((uint64_t)1 << 40)) nesl_fail(rt, "out of memory (a vector of %lld elements)", (long long)len);
     CuVec *v = (CuVec *)new_obj(rt, NESL_OBJ_VEC, sizeof(CuVec));
-    v->d = dev_get(rt, base_size(b) * (size_t)len);
+    v->d = dev_get(rt, nesl_base_size(b) * (size_t)len);
     v->v.base = b;
     v->v.len = len;
     v->v.data = v->d.p;
@@ -183,14 +171,14 @@ NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
 NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len)
 {
     NeslVec *v = nesl_vec_new(rt, b, len);
-    if (len) ck(rt, cudaMemsetAsync(v->data, 0, base_size(b) * (size_t)len), "memset");
+    if (len) ck(rt, cudaMemsetAsync(v->data, 0, nesl_base_size(b) * (size_t)len), "memset");
     return v;
 }
 
 NeslVec *nesl_vec_from_host(NeslRt *rt, NeslBase b, int64_t len, const void *data)
 {
     NeslVec *v = nesl_vec_new(rt, b, len);
-    if (len) ck(rt, cudaMemcpy(v->data, data, base_size(b) * (size_t)len, cudaMemcpyHostToDevice), "copy to the device");
+    if (len) ck(rt, cudaMemcpy(v->data, data, nesl_base_size(b) * (size_t)len, cudaMemcpyHostToDevice), "copy to the device");
     return v;
 }
 
@@ -199,7 +187,7 @@ NeslVec *nesl_string(NeslRt *rt, const char *s, int64_t len) { return nesl_vec_f
 const void *nesl_vec_host(NeslRt *rt, const NeslVec *cv)
 {
     CuVec *v = (CuVec *)cv;
-    size_t bytes = base_size(v->v.base) * (size_t)v->v.len;
+    size_t bytes = nesl_base_size(v->v.base) * (size_t)v->v.len;
     if (v->host_cap < bytes || !v->host) {
         free(v->host);
         v->host = malloc(bytes ? bytes : 1);
@@ -212,7 +200,7 @@ const void *nesl_vec_host(NeslRt *rt, const NeslVec *cv)
 
 void nesl_vec_get(NeslRt *rt, const NeslVec *v, int64_t i, void *out)
 {
-    size_t w = base_size(v->base);
+    size_t w = nesl_base_size(v->base);
     ck(rt, cudaMemcpy(out, (const char *)v->data + w * (size_t)i, w, cudaMemcpyDeviceToHost), "copy to the host");
 }
 
