@@ -29,10 +29,11 @@ void nesl_core_init(NeslRt *rt, NeslCore *c, int argc, char **argv, int nsites, 
         long r;
         if (!strcmp(argv[i], "--stats")) c->stats = true;
         else if (!strcmp(argv[i], "--stats=kernels")) c->stats = c->kstats = true;
+        else if (!strcmp(argv[i], "--stats=time")) c->stats = c->kstats = c->ktime = true;
         else if (!strncmp(argv[i], "--repeat=", 9) && (r = strtol(argv[i] + 9, &end, 10)) >= 1 && !*end && r <= 1000000)
             c->repeat = (int)r;
         else {
-            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats[=kernels]] [--repeat=R]\n", argv[0], argv[i], argv[0]);
+            fprintf(stderr, "%s: unknown option '%s'\nusage: %s [--stats[=kernels|=time]] [--repeat=R]\n", argv[0], argv[i], argv[0]);
             exit(2);
         }
     }
@@ -60,8 +61,10 @@ void nesl_print_stats(NeslRt *rt)
     long long rd = 0, wr = 0;
     for (int i = 0; i < c->nkst; i++) {
         const struct NeslKStat *k = &c->kst[i];
-        fprintf(stdout, "stats: kernel %s: %ld launch%s, %lld bytes read, %lld bytes written\n", k->name,
+        fprintf(stdout, "stats: kernel %s: %ld launch%s, %lld bytes read, %lld bytes written", k->name,
                 k->launches, k->launches == 1 ? "" : "es", k->rd, k->wr);
+        if (c->ktime) fprintf(stdout, ", %.3f ms", k->ms);
+        fputc('\n', stdout);
         rd += k->rd;
         wr += k->wr;
     }
@@ -83,7 +86,7 @@ static struct NeslKStat *kstat(NeslCore *c, const char *name)
         c->kst = k;
         c->ckst = cap;
     }
-    c->kst[c->nkst] = (struct NeslKStat){ name, 0, 0, 0 };
+    c->kst[c->nkst] = (struct NeslKStat){ name, 0, 0, 0, 0, 0 };
     return &c->kst[c->nkst++];
 }
 
@@ -92,11 +95,17 @@ void nesl_stat_run(NeslRt *rt, const char *kernel, int64_t bytes_read)
     struct NeslKStat *k = kstat(nesl_core(rt), kernel);
     k->launches++;
     k->rd += bytes_read;
+    /* --stats=time: from a synchronized start to a synchronized end, so a
+     * kernel's time includes its launches, host round trips and checks,
+     * but nothing of its neighbours. */
+    if (nesl_core(rt)->ktime) k->t0 = nesl_wall(rt);
 }
 
 void nesl_stat_written(NeslRt *rt, const char *kernel, int64_t bytes)
 {
-    kstat(nesl_core(rt), kernel)->wr += bytes;
+    struct NeslKStat *k = kstat(nesl_core(rt), kernel);
+    k->wr += bytes;
+    if (nesl_core(rt)->ktime) k->ms += (nesl_wall(rt) - k->t0) * 1e3;
 }
 
 size_t nesl_base_size(NeslBase b)

@@ -19,7 +19,8 @@ typedef struct NeslCore {
     bool float32;            /* compiled with -ffloat32 (nesl_set_float32) */
     long kernels, soac_launches[NESL_NSOACS], soac_elements[NESL_NSOACS], lib_calls, lib_elements;
     bool kstats;             /* --stats=kernels: also per kernel, in launch order */
-    struct NeslKStat { const char *name; long launches; long long rd, wr; } *kst;
+    bool ktime;              /* --stats=time: kstats plus each kernel's time */
+    struct NeslKStat { const char *name; long launches; long long rd, wr; double ms, t0; } *kst;
     int nkst, ckst;
     int nsites;
     const char *const *sites;

@@ -21,7 +21,8 @@
 # output of both counts.
 #
 # Unit tests: with --unit DIR, every executable in DIR is run from the
-# repository root and passes iff it exits 0.
+# repository root, with NESSLC set to the compiler under test, and passes
+# iff it exits 0.
 #
 # The last line printed is always `N passed, N failed`; exit status 0 iff none
 # failed.
@@ -384,7 +385,7 @@ run_values() {   # i, test path, mode
 
 run_unit() {   # i, name, binary
     local out=$tmp/$1.out st
-    (cd "$root" && exec timeout "$limit" "$3") >"$out" 2>&1
+    (cd "$root" && NESSLC=$nesslc exec timeout "$limit" "$3") >"$out" 2>&1
     st=$?
     if [ $st -eq 0 ]; then
         echo "PASS: $2" >"$tmp/$1.log"
