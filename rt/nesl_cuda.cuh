@@ -33,10 +33,13 @@
  * grouping (exact operators), in parallel with a grouping fixed by the
  * size alone (floats), or as NESL_PAR but in any order (exact operators
  * that are also commutative: REDUCE loads its tiles striped; the scans
- * treat it as NESL_PAR). */
-enum { NESL_SEQ = 0, NESL_PAR = 1, NESL_FIXED = 2, NESL_COMM = 3 };
-/* ---- device error record: the earliest iteration wins (same wording as
- * nesl_err_rec; the message is formatted on the host, nesl_cu_raise) ---- */
+ * treat it as NESL_PAR), or, for REDUCE only, as NESL_FIXED with striped
+ * loads (floats with a commutative operator: which elements a thread
+ * combines, and in which order, still depends on the size and the grid
+ * alone). */
+enum { NESL_SEQ = 0, NESL_PAR = 1, NESL_FIXED = 2, NESL_COMM = 3, NESL_FIXED_COMM = 4 };
+/* ---- device error records: within one, the earliest iteration wins (same
+ * wording as nesl_err_rec; the message is formatted on the host) ---- */
 enum { NESL_E_DIV = 1, NESL_E_REM, NESL_E_BREM, NESL_E_BMOD, NESL_E_ISQRT, NESL_E_INDEX, NESL_E_TARGET };
 
 typedef struct NeslDErr {
@@ -46,10 +49,18 @@ typedef struct NeslDErr {
 } NeslDErr;
 
 NESL_C_BEGIN
-/* The runtime's device error record, and raising what it holds (if set:
- * "RUNTIME ERROR: ..." and exit 1, like nesl_err_report). */
+/* The device error record that launches write now.  nesl_cu_raise ends a
+ * group of launches that may fail: later launches get a new record, and the
+ * host does not wait.  The records are checked where the host waits for the
+ * device anyway (nesl_cu_to_host, nesl_vec_host, nesl_wall, ..., and before
+ * a host error is reported), or when nesl_cu_check_errors asks; the first
+ * group that failed is reported ("RUNTIME ERROR: ...", like
+ * nesl_err_report). */
 NeslDErr *nesl_cu_derr(NeslRt *rt);
 void nesl_cu_raise(NeslRt *rt);
+void nesl_cu_check_errors(NeslRt *rt);
+/* Groups of launches not checked yet (tests of the deferral). */
+int nesl_cu_pending_errors(NeslRt *rt);
 /* Grid size for a kernel of NESL_BLOCK threads: resident blocks per SM
  * (occupancy API, cached per kernel) times the SMs, at most most. */
 int64_t nesl_cu_grid(NeslRt *rt, const void *kernel, int64_t most);
@@ -57,6 +68,7 @@ int64_t nesl_cu_grid(NeslRt *rt, const void *kernel, int64_t most);
 void nesl_cu_launched(NeslRt *rt, const char *what);
 /* Device memory in the current frame (nesl_tmp on the GPU), optionally zeroed. */
 void *nesl_cu_tmp(NeslRt *rt, size_t bytes, bool zero);
+/* Copy device memory to the host (waits; device errors checked first). */
 void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes);
 /* A zero device counter that a reduction resets after use. */
 unsigned *nesl_cu_counter(NeslRt *rt);
@@ -289,6 +301,27 @@ template <class S> static void nesl_cu_map(NeslRt *rt, const S &s, int64_t n)
     nesl_cu_launched(rt, "MAP");
 }
 
+/* ---- a MAP carried by another SOAC's pass: pulling element i of the
+ * wrapped functor S also stores element i of the MAP M (for SOACs that
+ * pull every index exactly once; skel_cuda.c cu_map_reduce) ---- */
+template <class M, class S> struct NeslMapAnd : S {
+    typedef decltype(((const S *)0)->pull(0, (NeslDErr *)0)) R;
+    M m;
+    __device__ R pull(int64_t it, NeslDErr *e) const
+    {
+        m.store(it, m.pull(it, e));
+        return S::pull(it, e);
+    }
+};
+
+template <class M, class S> static NeslMapAnd<M, S> nesl_map_and(const M &m, const S &s)
+{
+    NeslMapAnd<M, S> w;
+    static_cast<S &>(w) = s;
+    w.m = m;
+    return w;
+}
+
 /* ---- ONCE: one thread; the result is copied to the host ---- */
 template <class S, class R> __global__ void nesl_k_once(S s, R *out, NeslDErr *e) { *out = s.pull(0, e); }
 
@@ -393,7 +426,7 @@ template <int MODE, class S, class R> static R nesl_cu_reduce(NeslRt *rt, const 
         nesl_k_reduce_seq<S, R><<<1, 1>>>(s, n, ident, out, nesl_cu_derr(rt));
     } else {
         int64_t ntiles = (n + NESL_TILE - 1) / NESL_TILE;
-        const bool striped = MODE == NESL_COMM;
+        const bool striped = MODE == NESL_COMM || MODE == NESL_FIXED_COMM;
         int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_reduce<S, R, striped>, ntiles);
         R *part = (R *)nesl_cu_tmp(rt, sizeof(R) * (size_t)grid, false);
         nesl_k_reduce<S, R, striped>
@@ -402,6 +435,16 @@ template <int MODE, class S, class R> static R nesl_cu_reduce(NeslRt *rt, const 
     nesl_cu_launched(rt, "REDUCE");
     nesl_cu_to_host(rt, &r, out, sizeof(R));
     return r;
+}
+
+/* A MAP (m over nm) and a REDUCE (s over n) that do not read each other's
+ * results: one pass when the sizes agree (skel_cuda.c cu_map_reduce). */
+template <int MODE, class M, class S, class R>
+static R nesl_cu_map_reduce(NeslRt *rt, const M &m, int64_t nm, const S &s, int64_t n, const R &ident)
+{
+    if (nm == n && n > 0) return nesl_cu_reduce<MODE>(rt, nesl_map_and(m, s), n, ident);
+    nesl_cu_map(rt, m, nm);
+    return nesl_cu_reduce<MODE>(rt, s, n, ident);
 }
 
 /* ---- PERMUTE, SEG_PERMUTE: pass 1 computes and checks each target and

@@ -1,6 +1,7 @@
 /* rt_core.c — what the CPU and GPU runtimes share (rt_core.h): frames of
  * objects, errors and their reporting, statistics, options.  Target
- * specifics come through nesl_core, nesl_tgt_free_obj and nesl_tgt_reset. */
+ * specifics come through nesl_core, nesl_tgt_free_obj, nesl_tgt_reset and
+ * nesl_tgt_flush_errors. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdlib.h>
@@ -164,9 +165,12 @@ static NESL_NORETURN void die(NeslRt *rt)
     exit(1);
 }
 
-/* "SITE: RUNTIME ERROR: " (no site when out of range) */
-static void error_prefix(NeslCore *c, int32_t site)
+/* "SITE: RUNTIME ERROR: " (no site when out of range), after any earlier
+ * device error (which is reported instead, and does not return). */
+static void error_prefix(NeslRt *rt, int32_t site)
 {
+    nesl_tgt_flush_errors(rt);
+    NeslCore *c = nesl_core(rt);
     fflush(stdout);
     if (site >= 0 && site < c->nsites) fprintf(stderr, "%s: ", c->sites[site]);
     fputs("RUNTIME ERROR: ", stderr);
@@ -176,7 +180,7 @@ NESL_NORETURN void nesl_fail(NeslRt *rt, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    error_prefix(nesl_core(rt), -1);
+    error_prefix(rt, -1);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -187,7 +191,7 @@ NESL_NORETURN void nesl_fail_at(NeslRt *rt, int32_t site, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    error_prefix(nesl_core(rt), site);
+    error_prefix(rt, site);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
@@ -198,7 +202,7 @@ void nesl_check(NeslRt *rt, bool failed, int32_t site, const NeslVec *msg)
 {
     if (!failed) return;
     const void *text = nesl_vec_host(rt, msg);
-    error_prefix(nesl_core(rt), site);
+    error_prefix(rt, site);
     fwrite(text, 1, (size_t)msg->len, stderr);
     fputc('\n', stderr);
     die(rt);
@@ -235,7 +239,7 @@ void nesl_err_rec(NeslErr *e, int64_t it, const char *fmt, ...)
 
 NESL_NORETURN void nesl_err_report(NeslErr *e)
 {
-    error_prefix(nesl_core(e->rt), -1);
+    error_prefix(e->rt, -1);
     fprintf(stderr, "%s\n", e->msg);
     die(e->rt);
 }

@@ -3,7 +3,7 @@
  * statistics, options, the immediate error record and the NESL top level's
  * hooks.  rt_core.c implements on it everything of nesl_rt.h that is the
  * same on the CPU and the GPU (frames, errors, statistics, options); each
- * target runtime embeds a NeslCore in its NeslRt and provides the three
+ * target runtime embeds a NeslCore in its NeslRt and provides the four
  * functions below. */
 #ifndef NESL_RT_CORE_H
 #define NESL_RT_CORE_H
@@ -38,6 +38,9 @@ void nesl_tgt_free_obj(NeslRt *rt, NeslObj *o);
 /* Before a NESL program goes on after a runtime error: forget the target's
  * pending error state (the GPU's device error record). */
 void nesl_tgt_reset(NeslRt *rt);
+/* Before a host error is reported: report instead an error of device code
+ * launched earlier and not checked yet (the GPU's deferred checks), if any. */
+void nesl_tgt_flush_errors(NeslRt *rt);
 
 /* ---- rt_core.c ---- */
 /* Initialize c for rt from the program's options (--stats, --repeat=R;

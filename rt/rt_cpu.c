@@ -22,6 +22,7 @@ struct NeslRt {
 
 NeslCore *nesl_core(NeslRt *rt) { return &rt->core; }
 void nesl_tgt_reset(NeslRt *rt) { (void)rt; }
+void nesl_tgt_flush_errors(NeslRt *rt) { (void)rt; }
 
 /* ---- blocks: size classes 2^e, 1.25 * 2^e, 1.5 * 2^e, 1.75 * 2^e (at
  * most 25% unused), cached when freed ---- */

@@ -18,6 +18,7 @@
 #define NCLASSES (4 * 48)
 #define MIN_EXP 8                     /* 256-byte blocks at least (aligned for any element type) */
 #define NGRIDS 256
+#define NSLOTS 1024                   /* error slots before a forced check */
 
 /* A device block and its size class (-1: none). */
 typedef struct DBuf { void *p; int cls; } DBuf;
@@ -32,7 +33,16 @@ struct NeslRt {
     NeslCore core;
     FreeBlk *free_list[NCLASSES];
     size_t cached, cache_limit;
-    NeslDErr *derr;          /* device: the error record of device code */
+    /* Device error records, one slot per group of launches that may fail
+     * (doc/codegen.md, "Deferred error checks"): launches write the slot
+     * nesl_cu_derr gives, nesl_cu_raise moves on to the next slot without
+     * waiting, and the slots are read at the next point where the host
+     * waits for the device anyway (err_fetch ... err_check). */
+    NeslDErr *derr;          /* device: NSLOTS records */
+    NeslDErr *hderr;         /* pinned host memory: their copy */
+    int slot;                /* the slot launches write now */
+    bool slot_used;          /* nesl_cu_derr gave out derr + slot */
+    int fetched;             /* slots whose copy err_fetch has queued */
     unsigned *counter;       /* device: zero between reductions */
     int nsm;
     const void *grid_fn[NGRIDS];
@@ -47,13 +57,67 @@ NeslCore *nesl_core(NeslRt *rt) { return &rt->core; }
 void nesl_tgt_reset(NeslRt *rt)
 {
     cudaDeviceSynchronize();
-    cudaMemset(rt->derr, 0, sizeof(NeslDErr));
+    cudaMemset(rt->derr, 0, sizeof(NeslDErr) * NSLOTS);
     cudaMemset(rt->counter, 0, sizeof(unsigned));
+    rt->slot = 0;
+    rt->slot_used = false;
+    rt->fetched = 0;
+    memset(rt->hderr, 0, sizeof(NeslDErr) * NSLOTS);
 }
 
 static void ck(NeslRt *rt, cudaError_t e, const char *what)
 {
     if (e != cudaSuccess) nesl_fail(rt, "CUDA error in %s: %s", what, cudaGetErrorString(e));
+}
+
+/* ---- deferred device errors ---- */
+/* Before an operation that waits for the device: queue the copy of the
+ * slots written since the last check (stream order puts it after their
+ * launches and before the operation). */
+static void err_fetch(NeslRt *rt)
+{
+    int n = rt->slot + (rt->slot_used ? 1 : 0);
+    rt->fetched = n;
+    rt->slot = 0;
+    rt->slot_used = false;
+    if (n) ck(rt, cudaMemcpyAsync(rt->hderr, rt->derr, sizeof(NeslDErr) * (size_t)n, cudaMemcpyDeviceToHost, 0), "copy to the host");
+}
+
+/* After it: the earliest slot with an error is the first failing launch
+ * group in program order, whatever later groups (which ran on its results)
+ * recorded; report it as the interpreter words it. */
+static void err_check(NeslRt *rt)
+{
+    int n = rt->fetched;
+    rt->fetched = 0;
+    for (int k = 0; k < n; k++) {
+        NeslDErr *d = &rt->hderr[k];
+        if (!d->set) continue;
+        NeslErr *e = &rt->core.herr;
+        d->name[63] = 0;
+        switch (d->code) {
+        case NESL_E_DIV: case NESL_E_REM: nesl_err_rec(e, d->it, "integer division by zero"); break;
+        case NESL_E_BREM: nesl_err_rec(e, d->it, "rem: integer division by zero"); break;
+        case NESL_E_BMOD: nesl_err_rec(e, d->it, "mod: integer division by zero"); break;
+        case NESL_E_ISQRT: nesl_err_rec(e, d->it, "isqrt: negative argument"); break;
+        case NESL_E_INDEX: nesl_err_rec(e, d->it, "index %lld out of range for '%s' of length %lld", d->a, d->name, d->b); break;
+        case NESL_E_TARGET: nesl_err_rec(e, d->it, "%s target index %lld out of range 0..%lld", d->name, d->a, d->b - 1); break;
+        default: nesl_fail(rt, "a device error record with code %d", d->code);
+        }
+        nesl_err_report(e);
+    }
+}
+
+/* A host error must not overtake a device error of an earlier launch:
+ * rt_core.c checks the device before it reports one. */
+void nesl_tgt_flush_errors(NeslRt *rt)
+{
+    if (nesl_cu_pending_errors(rt) == 0) return;
+    err_fetch(rt);
+    /* no ck: this runs on the way to an error report, which a CUDA error
+     * (and its own message) may be; then the copies are not to be trusted */
+    if (cudaStreamSynchronize(0) != cudaSuccess) rt->fetched = 0;
+    err_check(rt);
 }
 
 /* ---- device blocks: size classes 2^e, 1.25, 1.5, 1.75 * 2^e, cached ---- */
@@ -194,14 +258,18 @@ const void *nesl_vec_host(NeslRt *rt, const NeslVec *cv)
         if (!v->host) nesl_fail(rt, "out of memory");
         v->host_cap = bytes;
     }
+    err_fetch(rt);
     if (bytes) ck(rt, cudaMemcpy(v->host, v->v.data, bytes, cudaMemcpyDeviceToHost), "copy to the host");
+    err_check(rt);
     return v->host;
 }
 
 void nesl_vec_get(NeslRt *rt, const NeslVec *v, int64_t i, void *out)
 {
     size_t w = nesl_base_size(v->base);
+    err_fetch(rt);
     ck(rt, cudaMemcpy(out, (const char *)v->data + w * (size_t)i, w, cudaMemcpyDeviceToHost), "copy to the host");
+    err_check(rt);
 }
 
 const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *cs)
@@ -210,15 +278,19 @@ const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *cs)
     if (!s->host_lens) {
         s->host_lens = (int32_t *)malloc(sizeof(int32_t) * (size_t)(s->s.nsegs + 1));
         if (!s->host_lens) nesl_fail(rt, "out of memory");
+        err_fetch(rt);
         if (s->s.nsegs)
             ck(rt, cudaMemcpy(s->host_lens, s->s.lens, sizeof(int32_t) * (size_t)s->s.nsegs, cudaMemcpyDeviceToHost), "copy to the host");
+        err_check(rt);
     }
     return s->host_lens;
 }
 
 double nesl_wall(NeslRt *rt)
 {
+    err_fetch(rt);
     ck(rt, cudaDeviceSynchronize(), "a kernel");
+    err_check(rt);
     return nesl_clock();
 }
 
@@ -235,7 +307,9 @@ void *nesl_tmp_zero(NeslRt *rt, size_t bytes) { return nesl_cu_tmp(rt, bytes, tr
 
 void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes)
 {
+    err_fetch(rt);
     ck(rt, cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "a kernel");
+    err_check(rt);
 }
 
 NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs)
@@ -364,27 +438,29 @@ NeslVec *nesl_segids(NeslRt *rt, NeslSd *s)
     return v;
 }
 
-NeslDErr *nesl_cu_derr(NeslRt *rt) { return rt->derr; }
+NeslDErr *nesl_cu_derr(NeslRt *rt)
+{
+    rt->slot_used = true;
+    return rt->derr + rt->slot;
+}
+
 unsigned *nesl_cu_counter(NeslRt *rt) { return rt->counter; }
 
 void nesl_cu_raise(NeslRt *rt)
 {
-    NeslDErr d;
-    nesl_cu_to_host(rt, &d, rt->derr, sizeof d);
-    if (!d.set) return;
-    NeslErr *e = &rt->core.herr;
-    d.name[63] = 0;
-    switch (d.code) {
-    case NESL_E_DIV: case NESL_E_REM: nesl_err_rec(e, d.it, "integer division by zero"); break;
-    case NESL_E_BREM: nesl_err_rec(e, d.it, "rem: integer division by zero"); break;
-    case NESL_E_BMOD: nesl_err_rec(e, d.it, "mod: integer division by zero"); break;
-    case NESL_E_ISQRT: nesl_err_rec(e, d.it, "isqrt: negative argument"); break;
-    case NESL_E_INDEX: nesl_err_rec(e, d.it, "index %lld out of range for '%s' of length %lld", d.a, d.name, d.b); break;
-    case NESL_E_TARGET: nesl_err_rec(e, d.it, "%s target index %lld out of range 0..%lld", d.name, d.a, d.b - 1); break;
-    default: nesl_fail(rt, "a device error record with code %d", d.code);
-    }
-    nesl_err_report(e);
+    if (!rt->slot_used) return;
+    rt->slot_used = false;
+    if (++rt->slot == NSLOTS) nesl_cu_check_errors(rt);
 }
+
+void nesl_cu_check_errors(NeslRt *rt)
+{
+    err_fetch(rt);
+    ck(rt, cudaStreamSynchronize(0), "a kernel");
+    err_check(rt);
+}
+
+int nesl_cu_pending_errors(NeslRt *rt) { return rt->slot + (rt->slot_used ? 1 : 0); }
 
 int64_t nesl_cu_grid(NeslRt *rt, const void *kernel, int64_t most)
 {
@@ -507,21 +583,23 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
     ck(rt, cudaGetDeviceProperties(&prop, dev), "finding a GPU");
     rt->nsm = prop.multiProcessorCount;
     rt->cache_limit = prop.totalGlobalMem / 2;
-    ck(rt, cudaMalloc((void **)&rt->derr, sizeof(NeslDErr)), "allocation");
+    ck(rt, cudaMalloc((void **)&rt->derr, sizeof(NeslDErr) * NSLOTS), "allocation");
+    ck(rt, cudaMallocHost((void **)&rt->hderr, sizeof(NeslDErr) * NSLOTS), "allocation");
     ck(rt, cudaMalloc((void **)&rt->counter, sizeof(unsigned)), "allocation");
-    ck(rt, cudaMemset(rt->derr, 0, sizeof(NeslDErr)), "memset");
+    ck(rt, cudaMemset(rt->derr, 0, sizeof(NeslDErr) * NSLOTS), "memset");
     ck(rt, cudaMemset(rt->counter, 0, sizeof(unsigned)), "memset");
     return rt;
 }
 
 int nesl_rt_free(NeslRt *rt)
 {
-    ck(rt, cudaDeviceSynchronize(), "a kernel");
+    nesl_cu_check_errors(rt);
     if (rt->core.stats) nesl_print_stats(rt);
     fflush(stdout);
     nesl_release(rt, 0, 0);
     flush_cache(rt);
     cudaFree(rt->derr);
+    cudaFreeHost(rt->hderr);
     cudaFree(rt->counter);
     free(rt->core.objs);
     free(rt->core.kst);
