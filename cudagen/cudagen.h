@@ -182,11 +182,16 @@ typedef struct SoacGen {
 } SoacGen;
 
 typedef void (*SkelFn)(Gen *g, SoacGen *s);
+/* A MAP and a REDUCE of one kernel over the same size, neither reading
+ * the other's results, in one pass over the index space; false (nothing
+ * emitted) where the target does not. */
+typedef bool (*SkelPairFn)(Gen *g, SoacGen *map, SoacGen *reduce);
 typedef struct Skeletons {
     const char *target;
     bool device;      /* vector data lives in device memory (host code never dereferences it) */
     SkelFn gen_map, gen_permute, gen_reduce, gen_scan, gen_filter, gen_partition, gen_once;
     SkelFn gen_seg_permute, gen_seg_reduce, gen_seg_scan, gen_seg_filter, gen_seg_partition;
+    SkelPairFn gen_map_reduce;   /* may be NULL */
 } Skeletons;
 
 /* The C (OpenMP) skeletons, and the CUDA ones (skel_cuda*.c). */

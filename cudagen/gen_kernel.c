@@ -118,7 +118,9 @@ static ThunkGen thunk_gen(const KCtx *kc, const LcuSoac *s, int i, Sym range)
     return t;
 }
 
-static void gen_soac(Gen *g, KCtx *kc, const LcuKBind *b)
+/* Everything of a SOAC's generation up to its skeleton: its size and
+ * identity on the host, the statistics, and the thunks' descriptions. */
+static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
 {
     Arena *a = g->a;
     const LcuSoac *s = b->soac;
@@ -182,6 +184,26 @@ static void gen_soac(Gen *g, KCtx *kc, const LcuKBind *b)
     }
     sg.out = arena_alloc(a, sizeof *sg.out * (size_t)b->nvars);
     sg.flag_dead = filter_flag_dead(kc->k, b);
+    *out = sg;
+}
+
+static void soac_comment(Gen *g, CBlock *blk, const LcuKBind *b)
+{
+    char c[80];
+    snprintf(c, sizeof c, "%s %.60s", lcu_soac_name(b->soac->kind), b->vars[0]);
+    cs_comment(g->a, blk, arena_strndup(g->a, c, strlen(c)));
+}
+
+static void soac_bind(Gen *g, KCtx *kc, const LcuKBind *b, const SoacGen *sg)
+{
+    for (int j = 0; j < b->nvars; j++) kc->env = cenv_bind(g, kc->env, b->vars[j], sg->out[j]);
+}
+
+static void gen_soac(Gen *g, KCtx *kc, const LcuKBind *b)
+{
+    const LcuSoac *s = b->soac;
+    SoacGen sg;
+    soac_prepare(g, kc, b, &sg);
     const Skeletons *sk = g->skel;
     SkelFn fn = NULL;
     switch (s->kind) {
@@ -198,11 +220,52 @@ static void gen_soac(Gen *g, KCtx *kc, const LcuKBind *b)
     case LS_SEG_FILTER: fn = sk->gen_seg_filter; break;
     case LS_SEG_PARTITION: fn = sk->gen_seg_partition; break;
     }
-    char c[80];
-    snprintf(c, sizeof c, "%s %.60s", lcu_soac_name(s->kind), b->vars[0]);
-    cs_comment(a, blk, arena_strndup(a, c, strlen(c)));
+    soac_comment(g, kc->body, b);
     fn(g, &sg);
-    for (int j = 0; j < b->nvars; j++) kc->env = cenv_bind(g, kc->env, b->vars[j], sg.out[j]);
+    soac_bind(g, kc, b, &sg);
+}
+
+/* Does SOAC binding b read any result of binding c? */
+static bool bind_reads(const LcuKBind *b, const LcuKBind *c)
+{
+    for (int v = 0; v < c->nvars; v++)
+        for (int j = 0; j < b->soac->nargs; j++) {
+            const LcuArg *a = b->soac->args[j];
+            if (reads(a->kind == LA_THUNK ? a->u.thunk->body : a->u.expr, c->vars[v])) return true;
+        }
+    return false;
+}
+
+/* A size the pair's runtime test compares cheaply: a variable, #v, a literal. */
+static bool simple_size(const LcuSoac *x)
+{
+    const LcuArg *a = x->args[x->nargs - 1];
+    return a->kind == LA_EXPR && (a->u.expr->kind == LE_VAR || a->u.expr->kind == LE_LEN || a->u.expr->kind == LE_INT);
+}
+
+/* Bindings i and i+1: a MAP and a REDUCE (either order), independent of
+ * each other, that the target may run as one pass (when their sizes agree
+ * at run time). */
+static bool gen_pair(Gen *g, KCtx *kc, int i)
+{
+    if (!g->skel->gen_map_reduce || i + 1 >= kc->k->nbinds) return false;
+    const LcuKBind *x = kc->k->binds[i], *y = kc->k->binds[i + 1];
+    const LcuKBind *m = x->soac->kind == LS_MAP ? x : y, *r = x->soac->kind == LS_MAP ? y : x;
+    if (m->soac->kind != LS_MAP || r->soac->kind != LS_REDUCE || !simple_size(m->soac) || !simple_size(r->soac) ||
+        bind_reads(y, x))
+        return false;
+    SoacGen sm, sr;
+    soac_prepare(g, kc, m, &sm);
+    soac_prepare(g, kc, r, &sr);
+    soac_comment(g, kc->body, m);
+    soac_comment(g, kc->body, r);
+    if (!g->skel->gen_map_reduce(g, &sm, &sr)) {
+        g->skel->gen_map(g, &sm);
+        g->skel->gen_reduce(g, &sr);
+    }
+    soac_bind(g, kc, m, &sm);
+    soac_bind(g, kc, r, &sr);
+    return true;
 }
 
 CExpr *gen_return(Gen *g, CBlock *blk, const LcuType *t, const char *rtype, CExpr **comps, CExpr *rt, CExpr *mark)
@@ -301,7 +364,10 @@ void gen_kernel(Gen *g, const LcuKernel *k)
         }
         stat_bytes(g, f->body, "nesl_stat_run", k->name, k->nparams, pts, pes);
     }
-    for (int i = 0; i < k->nbinds; i++) gen_soac(g, &kc, k->binds[i]);
+    for (int i = 0; i < k->nbinds; i++) {
+        if (gen_pair(g, &kc, i)) i++;
+        else gen_soac(g, &kc, k->binds[i]);
+    }
     int n = lcu_t_arity(k->result), j = 0;
     CExpr *comps[n + 1];
     const LcuType *cts[n + 1];

@@ -418,10 +418,19 @@ static const char *fold_mode(const SoacGen *s)
     return assoc_op(s, true) ? "NESL_COMM" : "NESL_PAR";
 }
 
+/* REDUCE's mode: a float fold whose operator is also commutative loads
+ * its tiles striped, with a grouping still fixed by the size. */
+static const char *reduce_mode(const SoacGen *s)
+{
+    const char *m = fold_mode(s);
+    return !strcmp(m, "NESL_FIXED") && assoc_op(s, true) ? "NESL_FIXED_COMM" : m;
+}
+
 /* The fold template instantiated for its mode alone (compile time). */
 static const char *fold_fn(Gen *g, const SoacGen *s, const char *name)
 {
-    return cat(g, cat(g, cat(g, name, "<"), fold_mode(s)), ">");
+    const char *mode = !strncmp(name, "nesl_cu_map_reduce", 18) || !strcmp(name, "nesl_cu_reduce") ? reduce_mode(s) : fold_mode(s);
+    return cat(g, cat(g, cat(g, name, "<"), mode), ">");
 }
 
 /* ---- host side helpers ---- */
@@ -493,6 +502,32 @@ static void cu_reduce(Gen *g, SoacGen *s)
                       cx_calln(g->a, fold_fn(g, s, "nesl_cu_reduce"), 4, s->rt, fv, s->size, id));
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
     scalar_outs(&f, r);
+}
+
+/* MAP and REDUCE in one launch when their sizes agree at run time: the
+ * REDUCE's functor wrapped so that pulling element i also stores the MAP's
+ * element i (nesl_map_and; a parallel REDUCE pulls every index once).  Not for a sequential fold, nor
+ * where both may fail (one record would then order their errors by
+ * iteration instead of MAP first). */
+static bool cu_map_reduce(Gen *g, SoacGen *m, SoacGen *r)
+{
+    bool m_fails = m->pull.may_fail, r_fails = r->pull.may_fail || r->aux.may_fail;
+    if (!strcmp(reduce_mode(r), "NESL_SEQ") || (m_fails && r_fails)) return false;
+    CExpr *d[m->n];
+    for (int k = 0; k < m->n; k++) m->out[k] = sk_out_vec(g, m, m->tau[k], m->size, false, &d[k]);
+    Functor fm = functor_new(g, m);
+    m_pull(&fm, false);
+    m_store(&fm, "store", d);
+    CExpr *mv = capture(&fm);
+    Functor fr = functor_new(g, r);
+    m_pull(&fr, false);
+    m_op(&fr);
+    CExpr *fv = capture(&fr), *id = ident_r(&fr);
+    CExpr *args[6] = { r->rt, mv, m->size, fv, r->size, id };
+    CExpr *res = sk_var(g, r->blk, fr.rname, "red", cx_call(g->a, fold_fn(g, r, "nesl_cu_map_reduce"), 6, args));
+    raise_if(g, r, m_fails || r_fails);
+    scalar_outs(&fr, res);
+    return true;
 }
 
 static void cu_scan(Gen *g, SoacGen *s)
@@ -626,6 +661,7 @@ const Skeletons *cgen_cuda_skeletons(void)
         "CUDA", true,
         cu_map, cu_permute1, cu_reduce, cu_scan, cu_filter1, cu_partition, cu_once,
         cu_seg_permute, cu_seg_reduce, cu_seg_scan, cu_seg_filter, cu_seg_partition,
+        cu_map_reduce,
     };
     return &cu;
 }
