@@ -270,8 +270,27 @@ LcuExpr *fl_site(Fl *F, const Ctx *cx, Span sp)
     return cx->site ? X_var(F, cx->site) : X_int(F, site_index(F, sp));
 }
 
-void fl_check(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg)
+static LcuExpr *check_call(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg)
 {
     LcuExpr *args[3] = { cond, fl_site(F, cx, sp), lcu_e_string(F->a, NOSPAN, msg, (int)strlen(msg)) };
-    fl_emit(F, T_base(F, LB_UNIT), X_call(F, "check", 3, args));
+    return X_call(F, "check", 3, args);
+}
+
+void fl_check(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg)
+{
+    fl_emit(F, T_base(F, LB_UNIT), check_call(F, cx, sp, cond, msg));
+}
+
+void fl_check_lifted(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg)
+{
+    LcuExpr *call = check_call(F, cx, sp, cond, msg);
+    ptrvec_push(F->a, &F->empty_safe, call);
+    fl_emit(F, T_base(F, LB_UNIT), call);
+}
+
+bool fl_check_empty_safe(const Fl *F, const LcuExpr *call)
+{
+    for (int i = 0; i < F->empty_safe.len; i++)
+        if (F->empty_safe.items[i] == call) return true;
+    return false;
 }

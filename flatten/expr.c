@@ -279,8 +279,9 @@ static const Env *gather_env(Fl *F, const Env *env, const BSet *vars, Sym idx)
 /* ---- bodies of lifted contexts ---- */
 /* Can this Flan statement run in a context of no elements without effect?
  * SOACs then have nothing to do; calls (recursion), library calls and
- * checks of uniform values must not run. */
-static bool safe_when_empty(const LcuExpr *e)
+ * checks of uniform values must not run, unless fl_check_lifted made them
+ * false on no elements. */
+static bool safe_when_empty(const Fl *F, const LcuExpr *e)
 {
     switch (e->kind) {
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_STRING:
@@ -290,12 +291,12 @@ static bool safe_when_empty(const LcuExpr *e)
     case LE_CALL: {
         const char *f = e->u.call.name;
         return !strcmp(f, "lengths") || !strcmp(f, "offsets") || !strcmp(f, "segids") ||
-               !strcmp(f, "total") || !strcmp(f, "make_sd");
+               !strcmp(f, "total") || !strcmp(f, "make_sd") || fl_check_empty_safe(F, e);
     }
-    case LE_IF: return safe_when_empty(e->u.if_.then_e) && safe_when_empty(e->u.if_.else_e);
+    case LE_IF: return safe_when_empty(F, e->u.if_.then_e) && safe_when_empty(F, e->u.if_.else_e);
     case LE_BLOCK:
         for (int i = 0; i < e->u.block.nbinds; i++)
-            if (!safe_when_empty(e->u.block.binds[i]->rhs)) return false;
+            if (!safe_when_empty(F, e->u.block.binds[i]->rhs)) return false;
         return true;
     case LE_INDEX: case LE_LET: case LE_RUN: case LE_LIB:
         return false;
@@ -311,7 +312,7 @@ static FVal guarded_body(Fl *F, const Ctx *sub, Type *t, Expr *body, bool always
     fl_block_push(F, &bb);
     FVal r = materialize(F, sub, fl_expr(F, sub, body));
     bool safe = !always;
-    for (int i = 0; i < bb.binds.len && safe; i++) safe = safe_when_empty(((LcuBind *)bb.binds.items[i])->rhs);
+    for (int i = 0; i < bb.binds.len && safe; i++) safe = safe_when_empty(F, ((LcuBind *)bb.binds.items[i])->rhs);
     if (safe) {
         F->blk = bb.outer;
         for (int i = 0; i < bb.binds.len; i++) ptrvec_push(F->a, &F->blk->binds, bb.binds.items[i]);

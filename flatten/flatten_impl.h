@@ -55,6 +55,8 @@ typedef struct Fl {
     int cur_form;               /* the form being compiled (redefinitions) */
     PtrVec *defs;               /* DefForm*: defining form of each function, when the
                                    program redefines some function; else NULL */
+    PtrVec empty_safe;          /* LcuExpr*: check calls that cannot fail when their
+                                   lifted context has no elements (fl_check_lifted) */
 } Fl;
 
 /* The context an expression is compiled in. */
@@ -121,13 +123,21 @@ Sym fl_filter_index(Fl *F, Sym flags, LcuExpr *n);
 void fl_filter_elems(Fl *F, int k, const LcuBase *bs, const Sym *vs, Sym flags, LcuExpr *n, Sym *out);
 /* Runtime check: when cond (a CPU bool) holds, fail at the site. */
 void fl_check(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg);
+/* A check in a lifted context whose condition is false when the context has
+ * no elements (a reduction over its elements, or a uniform condition
+ * conjoined with count > 0): the body needs no guard for it. */
+void fl_check_lifted(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg);
+bool fl_check_empty_safe(const Fl *F, const LcuExpr *call);
 LcuExpr *fl_site(Fl *F, const Ctx *cx, Span sp);
 
 /* ---- rep.c: type-directed operations on flat representations ---- */
 FVal fv_make(Fl *F, Type *t, bool lifted, int n, Sym *c);
 FVal fv_slice(Fl *F, FVal v, Type *t, int from);                 /* the sub-value of type t at comp from */
 int fv_arity(Type *t, bool lifted);
-LcuExpr *fv_count(Fl *F, FVal seq);                              /* #s of an unlifted sequence */
+LcuExpr *fv_count(Fl *F, FVal seq);
+/* The components of a lifted value of element type t whose length (# of a
+ * vector, segment count of an sd) is the element count. */
+void fv_outer_comps(Fl *F, Type *t, const Sym *c, PtrVec *out);                              /* #s of an unlifted sequence */
 /* The lifted representation of element type t: gather, concat, empty, dist. */
 FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx);           /* count #idx */
 bool rep_filter_flat(Fl *F, Type *t, const Sym *c, Sym flags, LcuExpr *n, FVal *out);

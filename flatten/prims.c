@@ -65,7 +65,7 @@ static Sym total_of(Fl *F, Sym sd) { return emit_int(F, X_call1(F, "total", X_va
 static void check_any(Fl *F, const Ctx *cx, Span sp, Sym i, LcuExpr *pred, LcuExpr *n, const char *msg)
 {
     Sym bad = fl_map(F, LB_BOOL, i, pred, n);
-    fl_check(F, cx, sp, X_var(F, fl_any(F, bad)), msg);
+    fl_check_lifted(F, cx, sp, X_var(F, fl_any(F, bad)), msg);
 }
 
 /* ---- element-wise scalar primitives ---- */
@@ -133,6 +133,15 @@ static LcuExpr *scalar_op(Fl *F, int prim, Type *t0, Type *t1, LcuExpr **x)
     ICE("flatten: %s is not element-wise", prim_info[prim].name);
 }
 
+/* The operand whose value makes a partial primitive fail. */
+static int failing_operand(int prim)
+{
+    switch (prim) {
+    case PRIM_DIV: case PRIM_REM: case PRIM_MOD: case PRIM_POW: return 1;
+    default: return 0;
+    }
+}
+
 /* The failure condition of a partial primitive, or NULL. */
 static LcuExpr *scalar_fails(Fl *F, int prim, Type *t0, LcuExpr **x, const char **msg)
 {
@@ -185,7 +194,11 @@ static FVal elementwise(Fl *F, const Ctx *cx, int prim, Type *rt, int k, FVal *a
         return vec1(F, rt, false, fl_emit(F, T_base(F, rb), scalar_op(F, prim, a[0].type, t1, x)));
     }
     LcuExpr *n = X_var(F, cx->count);
-    if (fails) {
+    if (fails && !a[failing_operand(prim)].lifted) {
+        /* a uniform operand fails for every element or for none: one
+         * scalar check instead of a flag per element and a reduction */
+        fl_check_lifted(F, cx, sp, B(F, LOP_AND, B(F, LOP_GT, n, X_int(F, 0)), fails), msg);
+    } else if (fails) {
         Sym ic = fl_fresh(F, "i");
         LcuExpr *y[3];
         for (int j = 0; j < k; j++) y[j] = opnd(F, a[j], ic);

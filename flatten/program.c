@@ -118,6 +118,16 @@ static void compile_fun(Fl *F, FunReq *r)
     cx.env = fl_bind(F, NULL, fun->param, arg);
     Block b;
     fl_block_push(F, &b);
+    if (r->lifted) {
+        /* Every caller passes n elements; saying so as checks (which never
+         * fail, and cost a comparison on the CPU) gives fusion the size
+         * facts #v = n of the parameters (fusion/fu_pdg.c). */
+        PtrVec outer = { 0 };
+        fv_outer_comps(F, ft->arg, args, &outer);
+        for (int i = 0; i < outer.len; i++)
+            fl_check(F, &cx, fun->span, X_bin(F, LOP_NE, X_len(F, (Sym)outer.items[i]), X_var(F, cx.count)),
+                     "Length mismatch in apply-to-each.");
+    }
     FVal res = fl_expr(F, &cx, fun->body);
     if (r->lifted) res = materialize(F, &cx, res);
     LcuExpr *body = fl_block_pop(F, X_rest(F, res.n, res.c));

@@ -66,6 +66,20 @@ static int parts(Fl *F, Type *t, Type ***out)
     }
 }
 
+void fv_outer_comps(Fl *F, Type *t, const Sym *c, PtrVec *out)
+{
+    Type **ps;
+    int np = parts(F, t, &ps), off = 0;
+    if (np == 0) {
+        if (fv_arity(t, true) > 0) ptrvec_push(F->a, out, (void *)c[0]);   /* a vector, or an sd */
+        return;
+    }
+    for (int i = 0; i < np; i++) {
+        fv_outer_comps(F, ps[i], c + off, out);
+        off += fv_arity(ps[i], true);
+    }
+}
+
 LcuExpr *fv_count(Fl *F, FVal seq)
 {
     if (seq.n == 0) fl_unsupported(F, (Span){ 0 }, "a sequence of values without data (functions)");
