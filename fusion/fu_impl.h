@@ -68,6 +68,7 @@ typedef struct Node {
     const LcuKernel *k;         /* NODE_RUN: a one-SOAC kernel */
     LcuSoacKind soac;
     bool effect;                /* keeps its order against every node */
+    bool may_fail;              /* NODE_RUN: may raise a runtime error (fu_pdg.c) */
     int size_class;             /* NODE_RUN: iteration size (-1: unknown) */
     int alt_class;              /* size once fused with its producer pred_fuse (-1: none) */
     int alt_pred;               /* that producer (FILTER/PERMUTE) or -1 */

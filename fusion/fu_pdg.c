@@ -186,7 +186,40 @@ void sizes_collect_fun_block(Sizes *S, const LcuExpr *blk)
     }
 }
 
-void sizes_collect_fun(Sizes *S, const LcuFun *f) { sizes_collect_fun_block(S, f->body); }
+/* A check (a != b, ...) ahead of every kernel launch, branch and call of
+ * the function: everything the size classes serve runs after it and only
+ * if it passed, so a and b are one size (lifted functions start with such
+ * checks of their parameters, flatten/program.c; so do apply-to-each
+ * bodies of their lengths). */
+static bool prefix_stmt(const LcuProgram *p, const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_RUN: case LE_IF: case LE_BLOCK: case LE_SOAC: return false;
+    case LE_CALL:
+        for (int i = 0; i < p->nfuns; i++)
+            if (p->funs[i]->name == e->u.call.name) return false;
+        return true;
+    default: return true;
+    }
+}
+
+static void collect_prefix_checks(Sizes *S, const LcuExpr *blk)
+{
+    for (int i = 0; i < blk->u.block.nbinds; i++) {
+        const LcuExpr *e = blk->u.block.binds[i]->rhs;
+        if (!prefix_stmt(S->F->prog, e)) return;
+        if (e->kind != LE_CALL || strcmp(e->u.call.name, "check") || e->u.call.nargs < 1) continue;
+        const LcuExpr *c = e->u.call.args[0];
+        if (c->kind == LE_BINOP && c->u.bin.op == LOP_NE)
+            sizes_union(S, class_of_cpu(S, c->u.bin.l, false), class_of_cpu(S, c->u.bin.r, false));
+    }
+}
+
+void sizes_collect_fun(Sizes *S, const LcuFun *f)
+{
+    sizes_collect_fun_block(S, f->body);
+    collect_prefix_checks(S, f->body);
+}
 
 /* ------------------------------------------------------------------ effects */
 
@@ -224,6 +257,71 @@ static bool has_effect(Fu *F, const LcuExpr *e)
         return true;
     }
     return true;
+}
+
+/* ------------------------------------------------------------------ failure */
+
+/* Can a MAP, REDUCE or SCAN kernel raise a runtime error?  Its thunks fail
+ * where the code generators check (cudagen/gen_expr.c): integer division
+ * and rem/mod by a non-literal, isqrt, and a subscript, unless the
+ * subscript is the pull's own index into a vector whose length is in the
+ * SOAC's size class.  A kernel that cannot fail may run after a check
+ * that followed it (the check only decides whether the program stops), so
+ * checks stop being fusion barriers for it. */
+typedef struct FailCtx { Sizes *S; const Node *nd; Sym idx; int cls; } FailCtx;
+
+static bool nonzero_literal(const LcuExpr *e) { return e->kind == LE_INT && e->u.i != 0; }
+
+static bool thunk_fails(const FailCtx *c, const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_STRING: case LE_LEN:
+        return false;
+    case LE_TUPLE: case LE_VECLIT:
+        for (int i = 0; i < e->u.tuple.n; i++) if (thunk_fails(c, e->u.tuple.elems[i])) return true;
+        return false;
+    case LE_LET:
+        if (c->idx && e->u.let.bind->nvars == 1 && e->u.let.bind->vars[0] == c->idx) return true;   /* rebinds it */
+        return thunk_fails(c, e->u.let.bind->rhs) || thunk_fails(c, e->u.let.body);
+    case LE_IF: return thunk_fails(c, e->u.if_.cond) || thunk_fails(c, e->u.if_.then_e) || thunk_fails(c, e->u.if_.else_e);
+    case LE_BINOP:
+        if ((e->u.bin.op == LOP_DIV || e->u.bin.op == LOP_MOD) && e->u.bin.l->type && e->u.bin.l->type->base == LB_INT &&
+            !nonzero_literal(e->u.bin.r))
+            return true;
+        return thunk_fails(c, e->u.bin.l) || thunk_fails(c, e->u.bin.r);
+    case LE_UNOP: return thunk_fails(c, e->u.un.e);
+    case LE_INDEX: {
+        const LcuExpr *ix = e->u.index.idx;
+        if (!c->idx || c->cls < 0 || ix->kind != LE_VAR || ix->u.var != c->idx) return true;
+        return class_of_cpu(c->S, node_arg_for(c->nd, e->u.index.vec), true) != c->cls;
+    }
+    case LE_CALL: {
+        const char *fn = e->u.call.name;
+        if (!strcmp(fn, "isqrt")) return true;
+        if ((!strcmp(fn, "rem") || !strcmp(fn, "mod")) && !(e->u.call.nargs == 2 && nonzero_literal(e->u.call.args[1])))
+            return true;
+        for (int i = 0; i < e->u.call.nargs; i++) if (thunk_fails(c, e->u.call.args[i])) return true;
+        return false;
+    }
+    case LE_RUN: case LE_BLOCK: case LE_SOAC: case LE_LIB:
+        return true;
+    }
+    return true;
+}
+
+static bool run_may_fail(Sizes *S, const Node *nd)
+{
+    const LcuSoac *so = nd->k->binds[0]->soac;
+    if (so->kind != LS_MAP && so->kind != LS_REDUCE && so->kind != LS_SCAN) return true;
+    for (int a = 0; a < so->nargs; a++) {
+        const LcuArg *g = so->args[a];
+        if (g->kind != LA_THUNK) continue;
+        const LcuThunk *t = g->u.thunk;
+        /* args[0] is the pull: its parameter is the index in 0..size-1 */
+        FailCtx c = { S, nd, a == 0 && t->nparams == 1 ? t->params[0] : NULL, nd->size_class };
+        if (thunk_fails(&c, t->body)) return true;
+    }
+    return false;
 }
 
 /* ------------------------------------------------------------------ vertical rules */
@@ -473,6 +571,7 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
         if (nd->kind == NODE_RUN) {
             nd->soac = nd->k->binds[0]->soac->kind;
             nd->size_class = node_size_class(S, nd, soac_size_arg(nd->k->binds[0]->soac));
+            nd->may_fail = run_may_fail(S, nd);
         }
     }
     /* data dependencies: each read goes to the latest earlier definition */
@@ -487,10 +586,14 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
             }
         }
     }
-    /* effects keep their place: ordered against every other node */
+    /* effects keep their place: ordered against every other node, except
+     * that a kernel before one that cannot fail may run after it (computing
+     * it late changes nothing a program can observe).  A kernel after an
+     * effect stays after it: a check may guard its size. */
     for (int e = 0; e < n; e++) {
         if (!r->nodes[e].effect) continue;
-        for (int i = 0; i < e; i++) AT(r->edge, i, e) = EDGE_PREVENT;
+        for (int i = 0; i < e; i++)
+            if (!(r->nodes[i].kind == NODE_RUN && !r->nodes[i].may_fail)) AT(r->edge, i, e) = EDGE_PREVENT;
         for (int j = e + 1; j < n; j++) AT(r->edge, e, j) = EDGE_PREVENT;
     }
     /* the size of a consumer once fused with its FILTER/PERMUTE producer */
