@@ -236,23 +236,29 @@ static bool bind_reads(const LcuKBind *b, const LcuKBind *c)
     return false;
 }
 
-/* A size the pair's runtime test compares cheaply: a variable, #v, a literal. */
-static bool simple_size(const LcuSoac *x)
+/* The same size expression (fusion gives SOACs it proved to iterate
+ * together one expression, fusion/fu_merge.c unify_sizes). */
+static bool same_size(const LcuSoac *x, const LcuSoac *y)
 {
-    const LcuArg *a = x->args[x->nargs - 1];
-    return a->kind == LA_EXPR && (a->u.expr->kind == LE_VAR || a->u.expr->kind == LE_LEN || a->u.expr->kind == LE_INT);
+    const LcuArg *a = x->args[x->nargs - 1], *b = y->args[y->nargs - 1];
+    if (a->kind != LA_EXPR || b->kind != LA_EXPR || a->u.expr->kind != b->u.expr->kind) return false;
+    const LcuExpr *p = a->u.expr, *q = b->u.expr;
+    switch (p->kind) {
+    case LE_VAR: return p->u.var == q->u.var;
+    case LE_LEN: return p->u.len.vec == q->u.len.vec;
+    case LE_INT: return p->u.i == q->u.i;
+    default: return false;
+    }
 }
 
-/* Bindings i and i+1: a MAP and a REDUCE (either order), independent of
- * each other, that the target may run as one pass (when their sizes agree
- * at run time). */
+/* Bindings i and i+1: a MAP and a REDUCE (either order) over the same
+ * size, independent of each other, that the target may run as one pass. */
 static bool gen_pair(Gen *g, KCtx *kc, int i)
 {
     if (!g->skel->gen_map_reduce || i + 1 >= kc->k->nbinds) return false;
     const LcuKBind *x = kc->k->binds[i], *y = kc->k->binds[i + 1];
     const LcuKBind *m = x->soac->kind == LS_MAP ? x : y, *r = x->soac->kind == LS_MAP ? y : x;
-    if (m->soac->kind != LS_MAP || r->soac->kind != LS_REDUCE || !simple_size(m->soac) || !simple_size(r->soac) ||
-        bind_reads(y, x))
+    if (m->soac->kind != LS_MAP || r->soac->kind != LS_REDUCE || !same_size(m->soac, r->soac) || bind_reads(y, x))
         return false;
     SoacGen sm, sr;
     soac_prepare(g, kc, m, &sm);

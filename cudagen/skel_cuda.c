@@ -429,7 +429,7 @@ static const char *reduce_mode(const SoacGen *s)
 /* The fold template instantiated for its mode alone (compile time). */
 static const char *fold_fn(Gen *g, const SoacGen *s, const char *name)
 {
-    const char *mode = !strncmp(name, "nesl_cu_map_reduce", 18) || !strcmp(name, "nesl_cu_reduce") ? reduce_mode(s) : fold_mode(s);
+    const char *mode = !strcmp(name, "nesl_cu_reduce") ? reduce_mode(s) : fold_mode(s);
     return cat(g, cat(g, cat(g, name, "<"), mode), ">");
 }
 
@@ -504,9 +504,10 @@ static void cu_reduce(Gen *g, SoacGen *s)
     scalar_outs(&f, r);
 }
 
-/* MAP and REDUCE in one launch when their sizes agree at run time: the
- * REDUCE's functor wrapped so that pulling element i also stores the MAP's
- * element i (nesl_map_and; a parallel REDUCE pulls every index once).  Not for a sequential fold, nor
+/* MAP and REDUCE over one size in one launch: the REDUCE's functor wrapped
+ * so that pulling element i also stores the MAP's element i (nesl_map_and;
+ * a parallel REDUCE pulls every index once; one kernel instantiated where
+ * there were two).  Not for a sequential fold, nor
  * where both may fail (one record would then order their errors by
  * iteration instead of MAP first). */
 static bool cu_map_reduce(Gen *g, SoacGen *m, SoacGen *r)
@@ -523,8 +524,9 @@ static bool cu_map_reduce(Gen *g, SoacGen *m, SoacGen *r)
     m_pull(&fr, false);
     m_op(&fr);
     CExpr *fv = capture(&fr), *id = ident_r(&fr);
-    CExpr *args[6] = { r->rt, mv, m->size, fv, r->size, id };
-    CExpr *res = sk_var(g, r->blk, fr.rname, "red", cx_call(g->a, fold_fn(g, r, "nesl_cu_map_reduce"), 6, args));
+    CExpr *both = cx_calln(g->a, "nesl_map_and", 2, mv, fv);
+    CExpr *res = sk_var(g, r->blk, fr.rname, "red",
+                        cx_calln(g->a, fold_fn(g, r, "nesl_cu_reduce"), 4, r->rt, both, r->size, id));
     raise_if(g, r, m_fails || r_fails);
     scalar_outs(&fr, res);
     return true;

@@ -39,6 +39,38 @@ static bool same_size(void *ctx, const LcuArg *x, const LcuArg *y)
     return a >= 0 && a == b;
 }
 
+/* SOACs of one merged kernel whose sizes are one class get one size
+ * expression: the code generators then see that they iterate together (a
+ * MAP and a REDUCE run as one pass, cudagen/gen_kernel.c), and parameters
+ * only a size used may drop out.  A length #v is preferred (subscripts of
+ * v at the SOAC's own index are then known in range), else the first. */
+static bool unifiable(const LcuSoac *x)
+{
+    return (x->kind == LS_MAP || x->kind == LS_REDUCE || x->kind == LS_SCAN) && x->args[x->nargs - 1]->kind == LA_EXPR;
+}
+
+static void unify_sizes(Fu *F, LcuKernel *k, SizeCtx *sc)
+{
+    for (int j = 0; j < k->nbinds; j++) {
+        LcuSoac *y = k->binds[j]->soac;
+        if (!unifiable(y)) continue;
+        const LcuArg *ys = y->args[y->nargs - 1], *best = NULL;
+        for (int i = 0; i < k->nbinds; i++) {
+            const LcuSoac *x = k->binds[i]->soac;
+            if (!unifiable(x) || !same_size(sc, x->args[x->nargs - 1], ys)) continue;
+            const LcuArg *xs = x->args[x->nargs - 1];
+            if (!best || (xs->u.expr->kind == LE_LEN && best->u.expr->kind != LE_LEN)) best = xs;
+        }
+        if (!best || best == ys) continue;
+        LcuArg *na = arena_alloc(F->a, sizeof *na);
+        LcuExpr *e = arena_alloc(F->a, sizeof *e);
+        *e = *best->u.expr;            /* a leaf: a variable, #v, a literal, total (s) */
+        *na = *best;
+        na->u.expr = e;
+        y->args[y->nargs - 1] = na;
+    }
+}
+
 /* ------------------------------------------------------------------ one cluster */
 
 static Sym kernel_name(Fu *F)
@@ -160,6 +192,7 @@ static LcuBind *merge_cluster(Fu *F, Sizes *S, Region *r, const int *mem, int nm
     k->ret_paren = rets.len > 1;
     SizeCtx sc = { S };
     rewrite_kernel(F, k, &taken, same_size, &sc);
+    unify_sizes(F, k, &sc);
     fu_fix_using(F, k);
     /* parameters no SOAC reads any more are dropped, with their arguments */
     int keep = 0;

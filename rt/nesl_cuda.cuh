@@ -21,6 +21,7 @@
 
 #include <cuda_runtime.h>
 #include <string.h>
+#include <utility>
 #include "nesl_rt.h"
 
 #define NESL_BLOCK 256                 /* threads per block */
@@ -305,7 +306,7 @@ template <class S> static void nesl_cu_map(NeslRt *rt, const S &s, int64_t n)
  * wrapped functor S also stores element i of the MAP M (for SOACs that
  * pull every index exactly once; skel_cuda.c cu_map_reduce) ---- */
 template <class M, class S> struct NeslMapAnd : S {
-    typedef decltype(((const S *)0)->pull(0, (NeslDErr *)0)) R;
+    typedef decltype(std::declval<const S &>().pull(0, (NeslDErr *)0)) R;
     M m;
     __device__ R pull(int64_t it, NeslDErr *e) const
     {
@@ -435,16 +436,6 @@ template <int MODE, class S, class R> static R nesl_cu_reduce(NeslRt *rt, const 
     nesl_cu_launched(rt, "REDUCE");
     nesl_cu_to_host(rt, &r, out, sizeof(R));
     return r;
-}
-
-/* A MAP (m over nm) and a REDUCE (s over n) that do not read each other's
- * results: one pass when the sizes agree (skel_cuda.c cu_map_reduce). */
-template <int MODE, class M, class S, class R>
-static R nesl_cu_map_reduce(NeslRt *rt, const M &m, int64_t nm, const S &s, int64_t n, const R &ident)
-{
-    if (nm == n && n > 0) return nesl_cu_reduce<MODE>(rt, nesl_map_and(m, s), n, ident);
-    nesl_cu_map(rt, m, nm);
-    return nesl_cu_reduce<MODE>(rt, s, n, ident);
 }
 
 /* ---- PERMUTE, SEG_PERMUTE: pass 1 computes and checks each target and

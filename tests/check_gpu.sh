@@ -7,7 +7,9 @@
 # build directory was carried to.
 #
 # Usage: tests/check_gpu.sh [--nesslc PATH] [--jobs N] [--mode M[,M]]
-#                           [--no-memcheck] [FILTER]...
+#                           [--timeout S] [--no-memcheck] [FILTER]...
+# --timeout (default 300) limits each nvcc build and each run: with 16
+# builds at once, a large program's build takes over a minute.
 # --mode (default cuda,cuda0) and --no-memcheck split the check into parts
 # that each fit one device call (the whole suite builds ~800 programs with
 # nvcc).
@@ -19,19 +21,21 @@ nesslc=$root/nesslc
 jobs=$(nproc 2>/dev/null || echo 4)
 filters=()
 modes=cuda,cuda0
+limit=300
 memcheck=1
 while [ $# -gt 0 ]; do
     case $1 in
         --nesslc) nesslc=$2; shift 2 ;;
         --jobs) jobs=$2; shift 2 ;;
         --mode) modes=$2; shift 2 ;;
+        --timeout) limit=$2; shift 2 ;;
         --no-memcheck) memcheck=0; shift ;;
         *) filters+=("$1"); shift ;;
     esac
 done
 case $nesslc in /*) ;; *) nesslc=$PWD/$nesslc ;; esac
 command -v nvidia-smi >/dev/null && nvidia-smi -L
-"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode "$modes" --jobs "$jobs" "${filters[@]}"
+"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode "$modes" --jobs "$jobs" --timeout "$limit" "${filters[@]}"
 suite=$?
 [ $memcheck = 1 ] || exit $suite
 
