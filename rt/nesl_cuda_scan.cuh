@@ -41,7 +41,10 @@
 /* Block shapes: threads, item words per thread and resident blocks per
  * SM asked of the register allocator (one-word items; wider ones leave
  * it to the compiler), per problem.  Measured on the H100 (int32, 2^28,
- * scan_notes.md). */
+ * scan_notes.md): 256 x 16 at 8 blocks/SM (32 registers, 2048 resident
+ * threads) is the best of the shapes tried but 512 x 16 (within 1%);
+ * 24 words per thread need 48 registers and were 1.4x slower (128 x 24,
+ * CUB's shape, included): resident threads matter more than tile size. */
 #ifndef NESL_SCAN_SB
 #define NESL_SCAN_SB 256
 #endif
@@ -80,11 +83,16 @@
 #ifndef NESL_LB_TILES
 #define NESL_LB_TILES 1                /* tiles per lane of the look-back window */
 #endif
-/* ns slept before the look-back's first read, in grids of at least 512
- * tiles: fewer reads of tiles not yet published, which load the L2 slices
- * every look-back polls (measured: SCAN 0.93 -> 0.89 ms at 1000 ns) */
+/* ns slept before the look-back's first read, in grids of at least
+ * NESL_LB_DELAY_TILES tiles (a few waves: a one-wave grid would only wait
+ * longer): fewer reads of tiles not yet published, which load the L2
+ * slices that every look-back polls (H100, int32 at 2^28: SCAN 0.93 ms
+ * with no sleep, 0.89 at 1000 ns, 0.86 at 2000; FILTER 0.86, 0.80, 0.77) */
 #ifndef NESL_LB_DELAY
-#define NESL_LB_DELAY 1000
+#define NESL_LB_DELAY 2000
+#endif
+#ifndef NESL_LB_DELAY_TILES
+#define NESL_LB_DELAY_TILES 2048
 #endif
 
 /* Kernel phases: look-back; per-tile aggregates only; results from given
@@ -289,7 +297,7 @@ static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslSc
     if (lane == 0) st.publish(fin ? 2 : 1, tile, p.wire(agg));
     mid();
 #if NESL_LB_DELAY > 0
-    if (gridDim.x >= 512) __nanosleep(NESL_LB_DELAY);
+    if (gridDim.x >= NESL_LB_DELAY_TILES) __nanosleep(NESL_LB_DELAY);
 #endif
     pre.ok = 0;
 #ifdef NESL_SCAN_PROF

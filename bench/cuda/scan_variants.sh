@@ -16,18 +16,23 @@ dir=${2:?directory}
 shift 2
 
 # name | flags | what to run ("check": the correctness sizes too; "cub": CUB's
-# rows too; "prof": per-tile phase times; numbers: log2 sizes, default 28)
+# rows too; "prof": per-tile phase times; numbers: log2 sizes, default 28).
+# Flags are relative to the defaults of rt/nesl_cuda_scan.cuh (the last run,
+# 2026-11-24, had NESL_LB_DELAY 1000 as default; d2000 there is today's
+# default; bench/results/2026-11-24-h100-scanfilter-call*.txt).
 variants() {
     cat <<'EOF'
 main|-DNESL_MAIN|cub
 new|-DNESL_NONE|check cub 26 28
 new2|-DNESL_NONE|
 d0|-DNESL_LB_DELAY=0|
-d2000|-DNESL_LB_DELAY=2000|
-d1000s500|-DNESL_LB_SLEEP=500|
-d1000w64|-DNESL_LB_TILES=2|
+d1000|-DNESL_LB_DELAY=1000|
+s500|-DNESL_LB_SLEEP=500|
+w64|-DNESL_LB_TILES=2|
 s512|-DNESL_SCAN_SB=512 -DNESL_SCAN_WORDS=16 -DNESL_SCAN_MINB=4 -DNESL_FILTER_SB=512 -DNESL_FILTER_WORDS=16 -DNESL_FILTER_MINB=4|check
 f256x24|-DNESL_FILTER_SB=256 -DNESL_FILTER_WORDS=24 -DNESL_FILTER_MINB=5|check
+s128x24|-DNESL_SCAN_SB=128 -DNESL_SCAN_WORDS=24 -DNESL_SCAN_MINB=10 -DNESL_FILTER_SB=128 -DNESL_FILTER_WORDS=24 -DNESL_FILTER_MINB=10|check
+atomic|-DNESL_TILE_BID=0|check
 prof|-DNESL_SCAN_PROF|prof
 EOF
 }
