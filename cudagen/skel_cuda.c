@@ -588,7 +588,9 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
         CExpr *d;
         s->out[n] = sk_out_vec(g, s, s->tau[n], cx_int(a, 0), false, &d);
     }
-    cs_assign(a, blk, kept, cx_calln(a, part ? "nesl_cu_filter<true>" : "nesl_cu_filter<false>", 4, s->rt, capture(&f), s->size, pre));
+    static const char *const fn[2][2] = { { "nesl_cu_filter<false>", "nesl_cu_filter<false, true>" },
+                                          { "nesl_cu_filter<true>", "nesl_cu_filter<true, true>" } };
+    cs_assign(a, blk, kept, cx_calln(a, fn[part][seg], 4, s->rt, capture(&f), s->size, pre));
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
     for (int k = 0; k < n; k++) cs_assign(a, blk, cx_arrow(a, vt[k], "len"), kept);
     if (part) {

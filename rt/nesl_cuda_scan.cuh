@@ -1,43 +1,99 @@
 /* nesl_cuda_scan.cuh — the scan family's skeletons (SCAN, FILTER,
  * PARTITION and their SEG_ forms, SEG_SCAN, SEG_REDUCE), included by
  * nesl_cuda.cuh; doc/codegen.md, "The CUDA back end", says why they look
- * like this.
+ * like this, bench/cuda/scan_notes.md what each choice measured.
  *
- * One kernel template, nesl_k_scan<P>, runs a "problem" P tile by tile:
- *   1. the tile's items are pulled striped (element k*NESL_SB + t by thread
- *      t: coalesced) into shared memory and read back blocked (thread t
- *      owns NeslIpt consecutive elements), through padded word planes
- *      that are conflict-free both ways;
+ * SCAN, SEG_SCAN and SEG_REDUCE: one kernel template, nesl_k_scan<P>,
+ * runs a "problem" P tile by tile (tile T = block T; the block shape is
+ * P::Shape):
+ *   1. the tile's items are pulled striped within each warp (warp w owns
+ *      32 * IPT consecutive elements; its load k reads 32 consecutive
+ *      ones: coalesced) into shared memory and read back blocked (thread t
+ *      owns IPT consecutive elements), through padded word planes that are
+ *      conflict-free both ways; the exchange stays inside each warp's
+ *      part, so a warp waits only for its own loads (no block barrier,
+ *      but for the SEG_ forms' head flags);
  *   2. each thread folds its items, the block scans the thread values with
  *      warp shuffles (no identity needed: a thread's exclusive value
  *      exists iff it is not thread 0);
  *   3. the tile's prefix comes from a decoupled look-back (mode NESL_PAR:
- *      one warp, 32 predecessors at a time, over packed 64-bit
- *      (status, value) words when the value has 4 bytes, else a flag plus
- *      a value with fences) or, for inexact operators (floats, mode
- *      NESL_FIXED), from a reduce-then-scan in three launches whose
- *      grouping depends only on the size, so results are the same run to
- *      run;
+ *      one warp, over packed 64-bit (status, value) words when the value
+ *      has 4 bytes, else a flag plus a value with fences) or, for inexact
+ *      operators (floats, mode NESL_FIXED), from a reduce-then-scan in
+ *      three launches whose grouping depends only on the size, so results
+ *      are the same run to run; meanwhile (P::local) SCAN's other warps
+ *      rewrite their items as in-tile exclusive prefixes;
  *   4. P::finish writes the tile's results, through shared memory again so
  *      that stores are coalesced.
  *
  * A problem P provides: Item (what is pulled), V (what is scanned), Wire
  * (what the look-back exchanges: V without what it can do without),
- * FLAGS (0: none, 1: set by load, 2: set by mark before the loads, from
- * a zeroed array), mark, load, lift, combine (associative), wire, unwire,
- * final (the aggregate is already the inclusive prefix: a segment head),
- * init (the prefix of tile 0) and finish. */
+ * Shape, FLAGS (0: none; 2: set by mark, from a zeroed array, after the
+ * loads), mark, load, lift, combine (associative), wire, unwire, final
+ * (the aggregate is already the inclusive prefix: a segment head), init
+ * (the prefix of tile 0), local and finish.
+ *
+ * FILTER and PARTITION (and their SEG_ forms) have their own kernel,
+ * nesl_k_filter: items stay in registers, kept counts are ballots. */
 #ifndef NESL_CUDA_SCAN_CUH
 #define NESL_CUDA_SCAN_CUH
 
-#define NESL_SB NESL_BLOCK             /* threads per scan block */
+/* Block shapes: threads, item words per thread and resident blocks per
+ * SM asked of the register allocator (one-word items; wider ones leave
+ * it to the compiler), per problem.  Measured on the H100 (int32, 2^28,
+ * scan_notes.md): 256 x 16 at 8 blocks/SM (32 registers, 2048 resident
+ * threads) is the best of the shapes tried but 512 x 16 (within 1%);
+ * 24 words per thread need 48 registers and were 1.4x slower (128 x 24,
+ * CUB's shape, included): resident threads matter more than tile size. */
+#ifndef NESL_SCAN_SB
+#define NESL_SCAN_SB 256
+#endif
 #ifndef NESL_SCAN_WORDS
-#define NESL_SCAN_WORDS 16             /* item words per thread and tile */
+#define NESL_SCAN_WORDS 16
+#endif
+#ifndef NESL_SCAN_MINB
+#define NESL_SCAN_MINB 8
+#endif
+#ifndef NESL_SEG_SB
+#define NESL_SEG_SB 256
+#endif
+#ifndef NESL_SEG_WORDS
+#define NESL_SEG_WORDS 16
+#endif
+#ifndef NESL_SEG_MINB
+#define NESL_SEG_MINB 6
+#endif
+#ifndef NESL_SEG_WS
+#define NESL_SEG_WS 1                  /* SEG_ forms: striped within warps (else across the block) */
+#endif
+#ifndef NESL_FILTER_SB
+#define NESL_FILTER_SB 256
+#endif
+#ifndef NESL_FILTER_WORDS
+#define NESL_FILTER_WORDS 16
+#endif
+#ifndef NESL_FILTER_MINB
+#define NESL_FILTER_MINB 8
+#endif
+/* Tile ids: 1: the block index (blocks start in index order, as CUB's
+ * single-pass scan also assumes); 0: an atomic counter. */
+#ifndef NESL_TILE_BID
+#define NESL_TILE_BID 1
 #endif
 #ifndef NESL_LB_TILES
 #define NESL_LB_TILES 1                /* tiles per lane of the look-back window */
 #endif
-#define NESL_SW (NESL_SB / 32)
+/* ns slept before the look-back's first read, in grids of at least
+ * NESL_LB_DELAY_TILES tiles (a few waves: a one-wave grid would only wait
+ * longer): fewer reads of tiles not yet published, which load the L2
+ * slices that every look-back polls (H100, int32 at 2^28: SCAN 0.93 ms
+ * with no sleep, 0.89 at 1000 ns, 0.86 at 2000; FILTER 0.86, 0.80, 0.77) */
+#ifndef NESL_LB_DELAY
+#define NESL_LB_DELAY 2000
+#endif
+#ifndef NESL_LB_DELAY_TILES
+#define NESL_LB_DELAY_TILES 2048
+#endif
 
 /* Kernel phases: look-back; per-tile aggregates only; results from given
  * tile prefixes; per-tile aggregates and the results that need no prefix
@@ -45,19 +101,20 @@
 enum { NESL_PH_LOOKBACK, NESL_PH_AGG, NESL_PH_APPLY, NESL_PH_PIECES };
 
 template <class T> struct NeslWords { enum { n = (sizeof(T) + 3) / 4 }; };
-/* Items per thread: about NESL_SCAN_WORDS words of item per thread. */
-template <class T> struct NeslIpt { enum { v = NeslWords<T>::n >= NESL_SCAN_WORDS ? 1 : NESL_SCAN_WORDS / NeslWords<T>::n }; };
-/* Resident blocks per SM the registers must allow, for one-word items:
- * tiles in flight hide the per-tile latency (measured on the H100, int32
- * at 2^28: SCAN 1.10 ms at 6 blocks, 1.01 at 8; SEG_ forms best at 6,
- * slower at 8; FILTER, which holds a tile of items in registers while
- * compacting, best at 5). */
-template <class P> struct NeslMinB {
-#ifdef NESL_SCAN_MINB
-    enum { v = NESL_SCAN_MINB };
-#else
-    enum { v = NeslWords<typename P::Item>::n > 1 ? 1 : P::FLAGS == 0 ? 8 : P::FLAGS == 1 ? 5 : 6 };
-#endif
+/* SB threads, IPT items per thread (about WORDS words of item), MINB
+ * blocks per SM for one-word items. */
+template <class T, int SB_, int WORDS, int MINB_, int WS_ = 1> struct NeslShape {
+    enum {
+        SB = SB_, NW = SB_ / 32, WS = WS_,
+        IPT = NeslWords<T>::n >= WORDS ? 1 : WORDS / NeslWords<T>::n,
+        TILE = SB_ * IPT,
+        MINB = NeslWords<T>::n > 1 ? 1 : MINB_
+    };
+    static_assert(SB_ % 32 == 0 && SB_ <= 1024, "whole warps");
+    static_assert(IPT <= 32, "flags are bits of a word");
+    /* element k of thread t, striped within its warp's part of the tile
+     * (WS) or across the block */
+    static __device__ __forceinline__ int striped(int k, int t) { return WS_ ? (t & ~31) * IPT + k * 32 + (t & 31) : k * SB_ + t; }
 };
 
 /* Tile status words: relaxed device-scope accesses (volatile ones are
@@ -83,11 +140,12 @@ static __device__ __forceinline__ void nesl_st_status(unsigned long long *p, uns
 }
 
 /* One pad word per 32: element t*IPT+k of a warp's blocked read and
- * element k*NESL_SB+t of its striped access land in distinct banks. */
+ * element k*32+lane of its striped access land in distinct banks (IPT a
+ * power of two; 2-way at most otherwise). */
 static __device__ __forceinline__ int nesl_pad(int e) { return e + (e >> 5); }
 
-template <class Item, int IPT_> struct NeslTileBuf {
-    enum { IPT = IPT_, TILE = NESL_SB * IPT_, PLANE = TILE + TILE / 32, W = NeslWords<Item>::n };
+template <class Item, class S> struct NeslTileBuf {
+    enum { IPT = S::IPT, TILE = S::TILE, PLANE = TILE + TILE / 32, W = NeslWords<Item>::n };
     int w[W * PLANE];
     template <class U> __device__ void put(int e, const U &x)
     {
@@ -134,6 +192,30 @@ template <class P, class V> static __device__ NeslOpt<V> nesl_opt_add(const P &p
     return r;
 }
 
+/* Per-tile timestamps for bench/cuda/skel_bench.cu's "prof" mode only
+ * (NESL_SCAN_PROF), 16 words per tile: [0] globaltimer at the start,
+ * [1..5] clock64 at the start, loads landed, block aggregate known,
+ * prefix known, end; [6] the look-back's read rounds; [7] the SM; [8]
+ * globaltimer at the end. */
+#ifdef NESL_SCAN_PROF
+static __device__ unsigned long long *nesl_prof;
+#define NESL_PROF(tile, slot, v) do { if (nesl_prof) nesl_prof[(tile) * 16 + (slot)] = (unsigned long long)(v); } while (0)
+static __device__ __forceinline__ unsigned long long nesl_gtimer()
+{
+    unsigned long long g;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g));
+    return g;
+}
+static __device__ __forceinline__ unsigned nesl_smid()
+{
+    unsigned s;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+    return s;
+}
+#else
+#define NESL_PROF(tile, slot, v) do { } while (0)
+#endif
+
 /* ---- tile states of one scan ---- */
 template <class P> struct NeslScanSt {
     typedef typename P::V V;
@@ -142,7 +224,7 @@ template <class P> struct NeslScanSt {
     unsigned long long *word;   /* PACKED: status << 32 | value */
     int *flag;                  /* otherwise: status, after the value */
     Wr *agg_w, *inc_w;
-    unsigned *counter;          /* tiles taken */
+    unsigned *counter;          /* tiles taken (NESL_TILE_BID 0) */
     V *agg;                     /* NESL_FIXED: per-tile aggregates */
     NeslOpt<V> *pre;            /* NESL_FIXED: per-tile prefixes */
 
@@ -177,14 +259,28 @@ template <class P> struct NeslScanSt {
     }
 };
 
-/* Warp 0: publish the tile's aggregate, find its prefix (the fold of all
- * earlier tiles after init) looking back 32 * NESL_LB_TILES tiles at a
- * time — lane l reads tiles k - L*l - j, j < L, at once; the window is
- * folded, earliest tile first, from the nearest tile with an inclusive
- * prefix — and publish the inclusive prefix.  A wide window moves the
- * prefix frontier further per round trip to the L2. */
-template <class P>
-static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslScanSt<P> &st, int64_t tile, const typename P::V &agg)
+/* The tile index: the block's, or the next from the counter (whole
+ * block; a barrier).  Tile indices fit an int (nesl_cu_scan_run). */
+template <class P> static __device__ int nesl_tile_id(const NeslScanSt<P> &st, bool counted)
+{
+    if (!counted || NESL_TILE_BID) return (int)blockIdx.x;
+    __shared__ unsigned s_tile;
+    if (threadIdx.x == 0) s_tile = atomicAdd(st.counter, 1u);
+    __syncthreads();
+    return (int)s_tile;
+}
+
+/* Warp 0: publish the tile's aggregate, run mid() (work that needs no
+ * prefix, while the predecessors publish theirs), then find the prefix
+ * (the fold of all earlier tiles after init) looking back 32 *
+ * NESL_LB_TILES tiles at a time — lane l reads tiles k - L*l - j, j < L,
+ * at once, and re-reads only while a tile that matters is unpublished:
+ * one nearer than the nearest inclusive prefix in the window (all when
+ * there is none); the window is folded, earliest tile first, from that
+ * inclusive prefix — and publish the inclusive prefix. */
+template <class P, class F>
+static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslScanSt<P> &st, int tile, const typename P::V &agg,
+                                                        const F &mid)
 {
     typedef typename P::V V;
     typedef typename P::Wire Wr;
@@ -194,12 +290,20 @@ static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslSc
     if (tile == 0) {
         pre = p.init();
         if (lane == 0) st.publish(2, 0, p.wire(pre.ok ? p.combine(pre.v, agg) : agg));
+        mid();
         return pre;
     }
     bool fin = p.final(agg);
     if (lane == 0) st.publish(fin ? 2 : 1, tile, p.wire(agg));
+    mid();
+#if NESL_LB_DELAY > 0
+    if (gridDim.x >= NESL_LB_DELAY_TILES) __nanosleep(NESL_LB_DELAY);
+#endif
     pre.ok = 0;
-    for (int64_t k = tile - 1;; k -= 32 * L) {
+#ifdef NESL_SCAN_PROF
+    int reads = 0;
+#endif
+    for (int k = tile - 1;; k -= 32 * L) {
         Wr wv[L];
         int f[L];
 #pragma unroll
@@ -207,29 +311,32 @@ static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslSc
             wv[j] = Wr();
             f[j] = k - L * lane - j >= 0 ? 0 : 2;   /* before tile 0, which is inclusive: never folded */
         }
+        unsigned inc;
         for (;;) {
-            bool wait = false;
+#ifdef NESL_SCAN_PROF
+            reads++;
+#endif
+            bool li = false, wait = false;
 #pragma unroll
-            for (int j = 0; j < L; j++)
-                if (f[j] == 0) {
-                    f[j] = st.read(k - L * lane - j, &wv[j]);
-                    wait = wait || f[j] == 0;
-                }
-            if (!__any_sync(0xffffffffu, wait)) break;
+            for (int j = 0; j < L; j++) {   /* nearest first */
+                if (f[j] == 0) f[j] = st.read(k - L * lane - j, &wv[j]);
+                wait = wait || (!li && f[j] == 0);
+                li = li || f[j] == 2;
+            }
+            inc = __ballot_sync(0xffffffffu, li);
+            int stop = inc ? __ffs(inc) - 1 : 31;
+            if (!__any_sync(0xffffffffu, wait && lane <= stop)) break;
 #ifdef NESL_LB_SLEEP
             __nanosleep(NESL_LB_SLEEP);
 #endif
         }
         /* the lane's tiles, farthest first, restarting at an inclusive one */
         V v = p.unwire(wv[L - 1]);
-        bool li = f[L - 1] == 2;
 #pragma unroll
         for (int j = L - 2; j >= 0; j--) {
             V u = p.unwire(wv[j]);
             v = f[j] == 2 ? u : p.combine(v, u);
-            li = li || f[j] == 2;
         }
-        unsigned inc = __ballot_sync(0xffffffffu, li);
         int stop = inc ? __ffs(inc) - 1 : 31;
 #pragma unroll
         for (int off = 1; off < 32; off <<= 1) {
@@ -241,42 +348,54 @@ static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslSc
         pre.ok = 1;
         if (inc) break;
     }
+#ifdef NESL_SCAN_PROF
+    if (lane == 0) NESL_PROF(tile, 6, reads);
+#endif
     if (!fin && lane == 0) st.publish(2, tile, p.wire(p.combine(pre.v, agg)));
     return pre;
 }
 
-template <class P> __global__ void __launch_bounds__(NESL_SB, NeslMinB<P>::v) nesl_k_scan(P p, int64_t n, NeslScanSt<P> st, int phase)
+template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MINB) nesl_k_scan(P p, int64_t n, NeslScanSt<P> st, int phase)
 {
     typedef typename P::Item Item;
     typedef typename P::V V;
-    enum { IPT = NeslIpt<Item>::v, TILE = NESL_SB * IPT };
-    __shared__ NeslTileBuf<Item, IPT> buf;
+    typedef typename P::Shape S;
+    enum { IPT = S::IPT, TILE = S::TILE, NW = S::NW };
+    __shared__ NeslTileBuf<Item, S> buf;
     __shared__ uint8_t fl[P::FLAGS ? TILE : 1];
-    __shared__ V s_w[NESL_SW];
+    __shared__ V s_w[NW];
     __shared__ NeslOpt<V> s_pre;
-    __shared__ int64_t s_tile;
     int t = threadIdx.x, lane = t & 31, w = t >> 5;
-    if (t == 0) s_tile = phase == NESL_PH_LOOKBACK ? (int64_t)atomicAdd(st.counter, 1u) : (int64_t)blockIdx.x;
-    if (P::FLAGS == 2) {
+#ifdef NESL_SCAN_PROF
+    unsigned long long c0 = clock64(), g0 = nesl_gtimer();
+#endif
+    if (P::FLAGS) {
 #pragma unroll
-        for (int k = 0; k < IPT; k++) fl[k * NESL_SB + t] = 0;
+        for (int k = 0; k < IPT; k++) fl[k * S::SB + t] = 0;
     }
-    __syncthreads();
-    int64_t tile = s_tile, lo = tile * TILE;
+    int tile = nesl_tile_id(st, phase == NESL_PH_LOOKBACK);
+    int64_t lo = (int64_t)tile * TILE;
     int cnt = (int)(n - lo < TILE ? n - lo : TILE);
-    static_assert(IPT <= 32, "flags are bits of a word");
     Item it[IPT];   /* striped, then blocked */
 #pragma unroll
     for (int k = 0; k < IPT; k++) {   /* all loads in flight before mark's */
-        int e = k * NESL_SB + t;
-        if (e < cnt) it[k] = p.load(lo + e, fl + e);
-        else if constexpr (P::FLAGS == 1) fl[e] = 0;
+        int e = S::striped(k, t);
+        if (e < cnt) it[k] = p.load(lo + e);
     }
-    p.mark(tile, lo, cnt, fl);
+    if (P::FLAGS) {
+        __syncthreads();   /* the flags zeroed */
+        p.mark(tile, lo, cnt, fl);
+    }
 #pragma unroll
-    for (int k = 0; k < IPT; k++)
-        if (k * NESL_SB + t < cnt) buf.put(k * NESL_SB + t, it[k]);
-    __syncthreads();
+    for (int k = 0; k < IPT; k++) {
+        int e = S::striped(k, t);
+        if (e < cnt) buf.put(e, it[k]);
+    }
+    if (P::FLAGS || !S::WS) __syncthreads();
+    else __syncwarp();   /* the warp's own part of the tile */
+#ifdef NESL_SCAN_PROF
+    unsigned long long c1 = clock64();
+#endif
 
     unsigned f = 0;   /* bit k: flag of item k */
 #pragma unroll
@@ -290,7 +409,7 @@ template <class P> __global__ void __launch_bounds__(NESL_SB, NeslMinB<P>::v) ne
     for (int k = 1; k < IPT; k++)
         if (full || t * IPT + k < cnt) a = p.combine(a, p.lift(it[k], f >> k & 1));
     /* beyond cnt, threads hold junk values: they only reach later threads
-     * and the last tile's aggregate (FILTER's flags there are 0) */
+     * and the last tile's aggregate */
     V inc = a;
 #pragma unroll
     for (int off = 1; off < 32; off <<= 1) {
@@ -301,7 +420,7 @@ template <class P> __global__ void __launch_bounds__(NESL_SB, NeslMinB<P>::v) ne
     __syncthreads();
     V agg = s_w[0], wp = s_w[0];
 #pragma unroll
-    for (int j = 1; j < NESL_SW; j++) {
+    for (int j = 1; j < NW; j++) {
         if (j == w) wp = agg;
         agg = p.combine(agg, s_w[j]);
     }
@@ -309,19 +428,42 @@ template <class P> __global__ void __launch_bounds__(NESL_SB, NeslMinB<P>::v) ne
     NeslOpt<V> te;   /* the fold of the tile's earlier threads */
     te.v = lane == 0 ? wp : w > 0 ? p.combine(wp, ex) : ex;
     te.ok = lane > 0 || w > 0;
+#ifdef NESL_SCAN_PROF
+    unsigned long long c2 = clock64();
+#endif
 
+    auto local = [&] { p.local(buf, te, cnt); };
     if (phase == NESL_PH_AGG || phase == NESL_PH_PIECES) {
         if (t == 0) st.agg[tile] = agg;
         if (phase == NESL_PH_AGG) return;
         if (t == 0) s_pre.ok = 0;
+        local();
     } else if (phase == NESL_PH_APPLY) {
         if (t == 0) s_pre = st.pre[tile];
+        local();
     } else if (w == 0) {
-        NeslOpt<V> pre = nesl_look_back(p, st, tile, agg);
+        NeslOpt<V> pre = nesl_look_back(p, st, tile, agg, local);
         if (lane == 0) s_pre = pre;
+    } else {
+        local();
     }
+#ifdef NESL_SCAN_PROF
+    unsigned long long c3 = clock64();
+#endif
     __syncthreads();
     p.finish(buf, f, te, s_pre, agg, tile, lo, cnt);   /* items re-read from buf: fewer live registers */
+#ifdef NESL_SCAN_PROF
+    if (t == 0) {
+        NESL_PROF(tile, 0, g0);
+        NESL_PROF(tile, 1, c0);
+        NESL_PROF(tile, 2, c1);
+        NESL_PROF(tile, 3, c2);
+        NESL_PROF(tile, 4, c3);
+        NESL_PROF(tile, 5, clock64());
+        NESL_PROF(tile, 7, nesl_smid());
+        NESL_PROF(tile, 8, nesl_gtimer());
+    }
+#endif
 }
 
 /* NESL_FIXED: the exclusive prefixes of the tile aggregates (after init),
@@ -346,32 +488,41 @@ __global__ void nesl_k_tile_prefix(P p, const typename P::V *agg, NeslOpt<typena
     }
 }
 
-template <int MODE, class P> static void nesl_cu_scan_run(NeslRt *rt, const P &p, int64_t n, const char *what)
+/* The tile states of a look-back over ntiles tiles (zeroed). */
+template <class P> static NeslScanSt<P> nesl_cu_lb_state(NeslRt *rt, int64_t ntiles)
 {
-    typedef typename P::V V;
     typedef typename P::Wire Wr;
-    enum { TILE = NESL_SB * NeslIpt<typename P::Item>::v };
-    if (n <= 0) return;
-    int64_t ntiles = (n + TILE - 1) / TILE;
-    if (ntiles > 0x7fffffffLL) nesl_fail(rt, "%s: too many elements (%lld)", what, (long long)n);
     NeslScanSt<P> st;
     memset(&st, 0, sizeof st);
-    if constexpr (MODE == NESL_FIXED) {
-        st.agg = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
-        st.pre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)ntiles, false);
-        nesl_k_scan<P><<<(unsigned)ntiles, NESL_SB>>>(p, n, st, NESL_PH_AGG);
-        nesl_k_tile_prefix<P><<<1, NESL_BLOCK>>>(p, st.agg, st.pre, ntiles);
-        nesl_k_scan<P><<<(unsigned)ntiles, NESL_SB>>>(p, n, st, NESL_PH_APPLY);
-    } else if constexpr (NeslScanSt<P>::PACKED) {
+    if constexpr (NeslScanSt<P>::PACKED) {
         st.word = (unsigned long long *)nesl_cu_tmp(rt, 8 * (size_t)(ntiles + 1), true);
         st.counter = (unsigned *)(st.word + ntiles);
-        nesl_k_scan<P><<<(unsigned)ntiles, NESL_SB>>>(p, n, st, NESL_PH_LOOKBACK);
     } else {
         st.flag = (int *)nesl_cu_tmp(rt, sizeof(int) * (size_t)(ntiles + 1), true);
         st.counter = (unsigned *)(st.flag + ntiles);
         st.agg_w = (Wr *)nesl_cu_tmp(rt, sizeof(Wr) * (size_t)ntiles, false);
         st.inc_w = (Wr *)nesl_cu_tmp(rt, sizeof(Wr) * (size_t)ntiles, false);
-        nesl_k_scan<P><<<(unsigned)ntiles, NESL_SB>>>(p, n, st, NESL_PH_LOOKBACK);
+    }
+    return st;
+}
+
+template <int MODE, class P> static void nesl_cu_scan_run(NeslRt *rt, const P &p, int64_t n, const char *what)
+{
+    typedef typename P::V V;
+    enum { TILE = P::Shape::TILE, SB = P::Shape::SB };
+    if (n <= 0) return;
+    int64_t ntiles = (n + TILE - 1) / TILE;
+    if (ntiles > 0x7fffffffLL) nesl_fail(rt, "%s: too many elements (%lld)", what, (long long)n);
+    if constexpr (MODE == NESL_FIXED) {
+        NeslScanSt<P> st;
+        memset(&st, 0, sizeof st);
+        st.agg = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
+        st.pre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)ntiles, false);
+        nesl_k_scan<P><<<(unsigned)ntiles, SB>>>(p, n, st, NESL_PH_AGG);
+        nesl_k_tile_prefix<P><<<1, NESL_BLOCK>>>(p, st.agg, st.pre, ntiles);
+        nesl_k_scan<P><<<(unsigned)ntiles, SB>>>(p, n, st, NESL_PH_APPLY);
+    } else {
+        nesl_k_scan<P><<<(unsigned)ntiles, SB>>>(p, n, nesl_cu_lb_state<P>(rt, ntiles), NESL_PH_LOOKBACK);
     }
     nesl_cu_launched(rt, what);
 }
@@ -384,31 +535,41 @@ template <class S, class R> struct NeslScanP {
     typedef R Item;
     typedef R V;
     typedef R Wire;
+    typedef NeslShape<R, NESL_SCAN_SB, NESL_SCAN_WORDS, NESL_SCAN_MINB> Shape;
     enum { FLAGS = 0 };
     __device__ void mark(int64_t, int64_t, int, uint8_t *) const { }
-    __device__ R load(int64_t i, uint8_t *) const { return s.pull(i, e); }
+    __device__ R load(int64_t i) const { return s.pull(i, e); }
     __device__ R lift(const R &x, int) const { return x; }
     __device__ R combine(const R &a, const R &b) const { return s.op(a, b, 0, e); }
     __device__ R wire(const R &v) const { return v; }
     __device__ R unwire(const R &v) const { return v; }
     __device__ bool final(const R &) const { return false; }
     __device__ NeslOpt<R> init() const { return NeslOpt<R>{ ident, 1 }; }
-    template <class B>
-    __device__ void finish(B &buf, unsigned, NeslOpt<R> te, NeslOpt<R> tp, const R &, int64_t, int64_t lo, int cnt) const
+    /* Before the prefix is known: each thread rewrites its own items as
+     * the fold of the tile's elements before them (the tile's first
+     * element has none and keeps its item, unused). */
+    template <class B> __device__ void local(B &buf, NeslOpt<R> te, int) const
     {
         int t = threadIdx.x;
-        NeslOpt<R> r = nesl_opt_cat(*this, tp, te);   /* tp.ok: init exists */
-#pragma unroll
-        for (int k = 0; k < B::IPT; k++) {   /* each thread rewrites its own items */
-            R x = buf.template get<R>(t * B::IPT + k);
-            buf.put(t * B::IPT + k, r.v);
-            r = nesl_opt_add(*this, r, x);
-        }
-        __syncthreads();
+        NeslOpt<R> r = te;
 #pragma unroll
         for (int k = 0; k < B::IPT; k++) {
-            int e = k * NESL_SB + t;
-            if (e < cnt) s.store(lo + e, buf.template get<R>(e));
+            R x = buf.template get<R>(t * B::IPT + k);
+            if (r.ok) buf.put(t * B::IPT + k, r.v);
+            r = nesl_opt_add(*this, r, x);
+        }
+    }
+    template <class B>
+    __device__ void finish(B &buf, unsigned, NeslOpt<R>, NeslOpt<R> tp, const R &, int64_t, int64_t lo, int cnt) const
+    {
+        int t = threadIdx.x;   /* tp.ok: init exists */
+#pragma unroll
+        for (int k = 0; k < B::IPT; k++) {
+            int j = Shape::striped(k, t);
+            if (j < cnt) {
+                R x = buf.template get<R>(j);
+                s.store(lo + j, j == 0 ? tp.v : s.op(tp.v, x, 0, e));
+            }
         }
     }
 };
@@ -437,188 +598,153 @@ template <int MODE, class S, class R> static void nesl_cu_scan(NeslRt *rt, const
     }
 }
 
-/* ---- FILTER, PARTITION (and their SEG_ forms): a scan of the kept
- * counts; each tile gathers its kept elements (then, PARTITION, the
- * others) in shared memory and stores them contiguously to
- * out_t[count before], out_f[i - count before]; pre (SEG_ forms) gets
- * the exclusive counts at every position 0..n, for the new segment
+/* ---- FILTER, PARTITION (and their SEG_ forms): one pass with a
+ * look-back over the kept counts.  Warp w owns 32 * IPT consecutive
+ * elements of the tile and pulls them striped (row k: elements k*32 +
+ * lane), keeping them in registers; a row's kept count is a ballot, the
+ * warp's the sum of its rows'.  Warp 0 scans the warp counts and finds
+ * the tile's prefix; each thread then stores its kept items at (kept
+ * before its row) + (kept lanes before it in the ballot) — a warp's kept
+ * items of one row are contiguous, so stores stay coalesced —, PARTITION
+ * the others at out_f[i - kept before i], and the SEG_ forms (COUNTS, pre)
+ * the exclusive kept counts at every position 0..n, for the new segment
  * lengths.  Counts are 32-bit (lengths are below 2^31). ---- */
-template <class S, class R, bool PART> struct NeslFilterP {
+template <class S, class R, bool PART, bool COUNTS> struct NeslFilterP {
     S s;
     NeslDErr *e;
     int32_t *pre;
     long long *total;
-    int64_t n;
     typedef R Item;
     typedef unsigned V;
     typedef unsigned Wire;
-    enum { FLAGS = 1 };
-    __device__ void mark(int64_t, int64_t, int, uint8_t *) const { }
-    __device__ R load(int64_t i, uint8_t *keep) const
+    /* SEG_PARTITION's two extra addresses per row need more registers */
+    typedef NeslShape<R, NESL_FILTER_SB, NESL_FILTER_WORDS, (PART && COUNTS && NESL_FILTER_MINB > 6 ? 6 : NESL_FILTER_MINB)> Shape;
+    enum { PARTITION = PART, WITH_COUNTS = COUNTS };
+    __device__ R load(int64_t i, bool *keep) const
     {
         R x = s.pull(i, e);
-        *keep = s.pred(x, i, e) ? 1 : 0;
+        *keep = s.pred(x, i, e);
         return x;
     }
-    __device__ unsigned lift(const R &, int keep) const { return (unsigned)keep; }
     __device__ unsigned combine(unsigned a, unsigned b) const { return a + b; }
     __device__ unsigned wire(unsigned v) const { return v; }
     __device__ unsigned unwire(unsigned v) const { return v; }
     __device__ bool final(unsigned) const { return false; }
     __device__ NeslOpt<unsigned> init() const { return NeslOpt<unsigned>{ 0u, 1 }; }
-    template <class B>
-    __device__ void finish(B &buf, unsigned f, NeslOpt<unsigned> te, NeslOpt<unsigned> tp, unsigned kept, int64_t,
-                           int64_t lo, int cnt) const
-    {
-        int t = threadIdx.x;
-        unsigned base = te.ok ? te.v : 0u, before = tp.v, r = base;
-        R it[B::IPT];
-#pragma unroll
-        for (int k = 0; k < B::IPT; k++) it[k] = buf.template get<R>(t * B::IPT + k);
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < B::IPT; k++) {   /* kept first, then the others, in order */
-            int e = t * B::IPT + k;
-            unsigned fk = f >> k & 1;
-            if (fk) buf.put((int)r, it[k]);
-            else if (PART && e < cnt) buf.put((int)(kept + (unsigned)e - r), it[k]);
-            r += fk;
-        }
-        __syncthreads();
-        int lim = PART ? cnt : (int)kept;
-#pragma unroll
-        for (int k = 0; k < B::IPT; k++) {
-            int j = k * NESL_SB + t;
-            if (j < lim) {
-                R x = buf.template get<R>(j);
-                if (j < (int)kept) s.store((int64_t)before + j, x);
-                else if constexpr (PART) s.store_f(lo - (int64_t)before + (j - (int)kept), x);
-            }
-        }
-        if (pre) {
-            __syncthreads();
-            r = before + base;
-#pragma unroll
-            for (int k = 0; k < B::IPT; k++) {
-                buf.put(t * B::IPT + k, r);
-                r += f >> k & 1;
-            }
-            __syncthreads();
-#pragma unroll
-            for (int k = 0; k < B::IPT; k++) {
-                int j = k * NESL_SB + t;
-                if (j < cnt) pre[lo + j] = (int32_t)buf.template get<unsigned>(j);
-            }
-        }
-        if (lo + cnt == n && t == 0) {
-            *total = (long long)(before + kept);
-            if (pre) pre[n] = (int32_t)(before + kept);
-        }
-    }
 };
 
-/* FILTER alone (no PARTITION, no per-position counts): items stay
- * striped in registers — no shared-memory transpose, no compaction
- * buffer.  Row k of a tile is elements k * NESL_SB + t; warp w's kept
- * count in row k (a ballot) goes to cnt[k][w]; warp 0 scans the counts in
- * row-major (element) order, finds the tile's prefix by the look-back,
- * and each thread stores its kept items at prefix + cnt[k][w] + (kept
- * lanes before it in the ballot): a warp's kept items of one row are
- * contiguous, so the stores stay coalesced. */
-#ifndef NESL_FILTER_MINB
-#define NESL_FILTER_MINB 8
-#endif
-template <class P> __global__ void __launch_bounds__(NESL_SB, NESL_FILTER_MINB) nesl_k_filter(P p, int64_t n, NeslScanSt<P> st)
+template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MINB) nesl_k_filter(P p, int64_t n, NeslScanSt<P> st)
 {
     typedef typename P::Item Item;
-    enum { IPT = NeslIpt<Item>::v, TILE = NESL_SB * IPT, NC = IPT * NESL_SW, PER = (NC + 31) / 32 };
-    __shared__ unsigned cnt[NC];   /* [k * NESL_SW + w]: counts, then exclusive offsets */
-    __shared__ unsigned s_pre, s_agg;
-    __shared__ int64_t s_tile;
+    typedef typename P::Shape S;
+    enum { IPT = S::IPT, TILE = S::TILE, NW = S::NW, WT = 32 * S::IPT };
+    __shared__ unsigned s_w[NW];   /* warp kept counts, then kept before each warp */
+    __shared__ Item s_it[IPT][32];
+    __shared__ unsigned s_tot;
     int t = threadIdx.x, lane = t & 31, w = t >> 5;
-    if (t == 0) s_tile = (int64_t)atomicAdd(st.counter, 1u);
-    __syncthreads();
-    int64_t tile = s_tile, lo = tile * TILE;
-    int n_in = (int)(n - lo < TILE ? n - lo : TILE);
-    static_assert(IPT <= 32, "flags are bits of a word");
+#ifdef NESL_SCAN_PROF
+    unsigned long long c0 = clock64(), g0 = nesl_gtimer();
+#endif
+    int tile = nesl_tile_id(st, true);
+    int64_t lo = (int64_t)tile * TILE;
+    int n_in = (int)(n - lo < TILE ? n - lo : TILE), wn = n_in - w * WT;   /* wn: the warp's elements (may be <= 0) */
     Item it[IPT];
-    unsigned keep = 0;   /* bit k: item k is kept */
+    unsigned keep = 0, valid = 0;   /* bit k: item k is kept; exists */
 #pragma unroll
     for (int k = 0; k < IPT; k++) {
-        int e = k * NESL_SB + t;
-        if (e < n_in) {
-            uint8_t f;
-            it[k] = p.load(lo + e, &f);
+        int e = k * 32 + lane;
+        if (e < wn) {
+            bool f;
+            it[k] = p.load(lo + w * WT + e, &f);
             keep |= (unsigned)f << k;
+            valid |= 1u << k;
         }
     }
+    unsigned wc = 0;
 #pragma unroll
-    for (int k = 0; k < IPT; k++) {
-        unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1);
-        if (lane == 0) cnt[k * NESL_SW + w] = (unsigned)__popc(b);
-    }
+    for (int k = 0; k < IPT; k++) wc += (unsigned)__popc(__ballot_sync(0xffffffffu, keep >> k & 1));
+    if (lane == 0) s_w[w] = wc;
+#ifdef NESL_SCAN_PROF
+    unsigned long long c1 = clock64();
+#endif
     __syncthreads();
+#ifdef NESL_SCAN_PROF
+    unsigned long long c2 = clock64();
+#endif
     if (w == 0) {
-        unsigned v[PER], sum = 0;
+        /* warp 0's items wait in shared memory: the look-back then needs
+         * no registers beside them (a spill there would serialize loads) */
 #pragma unroll
-        for (int j = 0; j < PER; j++) {
-            int c = lane * PER + j;
-            v[j] = c < NC ? cnt[c] : 0u;
-            sum += v[j];
-        }
-        unsigned inc = sum;
+        for (int k = 0; k < IPT; k++) s_it[k][lane] = it[k];
+        unsigned c = lane < NW ? s_w[lane] : 0u, inc = c;
 #pragma unroll
-        for (int off = 1; off < 32; off <<= 1) {
+        for (int off = 1; off < NW; off <<= 1) {
             unsigned y = __shfl_up_sync(0xffffffffu, inc, off);
             if (lane >= off) inc += y;
         }
-        unsigned ex = inc - sum, agg = __shfl_sync(0xffffffffu, inc, 31);
+        unsigned agg = __shfl_sync(0xffffffffu, inc, NW - 1);
+        NeslOpt<unsigned> pre = nesl_look_back(p, st, tile, agg, [] {});
+        if (lane < NW) s_w[lane] = pre.v + inc - c;   /* pre.ok: FILTER's init exists */
+        if (lane == 0) s_tot = pre.v + agg;
 #pragma unroll
-        for (int j = 0; j < PER; j++) {
-            int c = lane * PER + j;
-            if (c < NC) cnt[c] = ex;
-            ex += v[j];
-        }
-        NeslOpt<unsigned> pre = nesl_look_back(p, st, tile, agg);
-        if (lane == 0) {
-            s_pre = pre.v;   /* ok: FILTER's init exists */
-            s_agg = agg;
-        }
+        for (int k = 0; k < IPT; k++) it[k] = s_it[k][lane];
     }
+#ifdef NESL_SCAN_PROF
+    unsigned long long c3 = clock64();
+#endif
     __syncthreads();
-    unsigned before = s_pre, below = (1u << lane) - 1u;
+    unsigned before = s_w[w], below = (1u << lane) - 1u;
+    int64_t wlo = lo + w * WT;
 #pragma unroll
     for (int k = 0; k < IPT; k++) {
-        unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1);
-        if (keep >> k & 1) p.s.store((int64_t)before + cnt[k * NESL_SW + w] + (unsigned)__popc(b & below), it[k]);
+        unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1), kb = before + (unsigned)__popc(b & below);
+        if (keep >> k & 1) p.s.store((int64_t)kb, it[k]);
+        else if constexpr (P::PARTITION) {
+            if (valid >> k & 1) p.s.store_f(wlo + (k * 32 + lane) - (int64_t)kb, it[k]);
+        }
+        if constexpr (P::WITH_COUNTS) {
+            if (valid >> k & 1) p.pre[wlo + k * 32 + lane] = (int32_t)kb;
+        }
+        before += (unsigned)__popc(b);
     }
-    if (lo + n_in == n && t == 0) *p.total = (long long)(before + s_agg);
+    if (lo + n_in == n && t == 0) {
+        *p.total = (long long)s_tot;
+        if (P::WITH_COUNTS) p.pre[n] = (int32_t)s_tot;
+    }
+#ifdef NESL_SCAN_PROF
+    if (t == 0) {
+        NESL_PROF(tile, 0, g0);
+        NESL_PROF(tile, 1, c0);
+        NESL_PROF(tile, 2, c1);
+        NESL_PROF(tile, 3, c2);
+        NESL_PROF(tile, 4, c3);
+        NESL_PROF(tile, 5, clock64());
+        NESL_PROF(tile, 7, nesl_smid());
+        NESL_PROF(tile, 8, nesl_gtimer());
+    }
+#endif
 }
 
-/* Returns the number of kept elements (copied to the host). */
-template <bool PART, class S> static int64_t nesl_cu_filter(NeslRt *rt, const S &s, int64_t n, int32_t *pre)
+/* Returns the number of kept elements (copied to the host).  COUNTS
+ * (the SEG_ forms): pre gets the exclusive kept counts; a template
+ * argument, so that FILTER and PARTITION kernels carry no code (and no
+ * registers) for them. */
+template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter(NeslRt *rt, const S &s, int64_t n, int32_t *pre)
 {
     typedef decltype(s.pull(0, (NeslDErr *)0)) R;
-    typedef NeslFilterP<S, R, PART> P;
+    typedef NeslFilterP<S, R, PART, COUNTS> P;
+    enum { TILE = P::Shape::TILE };
+    if (COUNTS != (pre != NULL)) nesl_fail(rt, "%s: kept counts %s", PART ? "PARTITION" : "FILTER", COUNTS ? "without a vector" : "not asked for");
     if (n <= 0) {
         if (pre) cudaMemset(pre, 0, sizeof(int32_t));
         return 0;
     }
+    int64_t ntiles = (n + TILE - 1) / TILE;
+    if (ntiles > 0x7fffffffLL) nesl_fail(rt, "%s: too many elements (%lld)", PART ? "PARTITION" : "FILTER", (long long)n);
     long long *total = (long long *)nesl_cu_tmp(rt, sizeof(long long), false), h;
-    P p = { s, nesl_cu_derr(rt), pre, total, n };
-    if (!PART && !pre) {
-        enum { TILE = NESL_SB * NeslIpt<R>::v };
-        int64_t ntiles = (n + TILE - 1) / TILE;
-        if (ntiles > 0x7fffffffLL) nesl_fail(rt, "FILTER: too many elements (%lld)", (long long)n);
-        NeslScanSt<P> st;
-        memset(&st, 0, sizeof st);
-        st.word = (unsigned long long *)nesl_cu_tmp(rt, 8 * (size_t)(ntiles + 1), true);
-        st.counter = (unsigned *)(st.word + ntiles);
-        nesl_k_filter<P><<<(unsigned)ntiles, NESL_SB>>>(p, n, st);
-        nesl_cu_launched(rt, "FILTER");
-    } else {
-        nesl_cu_scan_run<NESL_PAR>(rt, p, n, PART ? "PARTITION" : "FILTER");
-    }
+    P p = { s, nesl_cu_derr(rt), pre, total };
+    nesl_k_filter<P><<<(unsigned)ntiles, P::Shape::SB>>>(p, n, nesl_cu_lb_state<P>(rt, ntiles));
+    nesl_cu_launched(rt, PART ? "PARTITION" : "FILTER");
     nesl_cu_to_host(rt, &h, total, sizeof h);
     return h;
 }
@@ -680,15 +806,16 @@ template <class S, class R> struct NeslSegP {
     typedef R Item;
     typedef NeslSegV<R> V;
     typedef R Wire;
+    typedef NeslShape<R, NESL_SEG_SB, NESL_SEG_WORDS, NESL_SEG_MINB, NESL_SEG_WS> Shape;
     enum { FLAGS = 2 };
     __device__ void mark(int64_t tile, int64_t lo, int cnt, uint8_t *head) const
     {
-        for (int64_t g = first[tile] + threadIdx.x; g <= first[tile + 1]; g += NESL_SB) {
+        for (int64_t g = first[tile] + threadIdx.x; g <= first[tile + 1]; g += Shape::SB) {
             int64_t o = offs[g];
             if (o >= lo && o < lo + cnt) head[o - lo] = 1;
         }
     }
-    __device__ R load(int64_t i, uint8_t *) const { return s.pull(i, e); }
+    __device__ R load(int64_t i) const { return s.pull(i, e); }
     __device__ V lift(const R &x, int head) const { return V{ x, head }; }
     __device__ V combine(const V &a, const V &b) const { return b.head ? b : V{ s.op(a.v, b.v, 0, e), a.head }; }
     __device__ R wire(const V &v) const { return v.v; }
@@ -700,6 +827,7 @@ template <class S, class R> struct NeslSegP {
         o.ok = 0;
         return o;
     }
+    template <class B> __device__ void local(B &, NeslOpt<V>, int) const { }
     template <class B>
     __device__ void finish(B &buf, unsigned head, NeslOpt<V> te, NeslOpt<V> tp, const V &, int64_t tile, int64_t lo,
                            int cnt) const
@@ -714,15 +842,16 @@ template <class S, class R> struct NeslSegP {
             r = nesl_opt_add(*this, r, lift(x, h));
             if (!scan) buf.put(t * B::IPT + k, r.v.v);   /* inclusive */
         }
-        __syncthreads();
+        if (scan && Shape::WS) __syncwarp();   /* scan: the warp's own part; reduce: any element */
+        else __syncthreads();
         if (scan) {
 #pragma unroll
             for (int k = 0; k < B::IPT; k++) {
-                int j = k * NESL_SB + t;
+                int j = Shape::striped(k, t);
                 if (j < cnt) s.store(lo + j, buf.template get<R>(j));
             }
         } else {
-            for (int64_t g = first[tile] + t; g < first[tile + 1]; g += NESL_SB) {
+            for (int64_t g = first[tile] + t; g < first[tile + 1]; g += Shape::SB) {
                 int64_t a = offs[g], b = offs[g + 1];
                 if (a == b) {
                     s.store(g, ident);
@@ -785,7 +914,7 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
         }
         return;
     }
-    enum { TILE = NESL_SB * NeslIpt<R>::v };
+    enum { TILE = NeslSegP<S, R>::Shape::TILE, SB = NeslSegP<S, R>::Shape::SB };
     int64_t ntiles = (n + TILE - 1) / TILE;
     int64_t *first = (int64_t *)nesl_cu_tmp(rt, sizeof(int64_t) * (size_t)(ntiles + 1), false);
     int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_first, (ntiles + NESL_BLOCK) / NESL_BLOCK);
@@ -806,7 +935,7 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     st.agg = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
     st.pre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)ntiles, false);
     p.piece = (R *)nesl_cu_tmp(rt, sizeof(R) * (size_t)ntiles, false);
-    nesl_k_scan<NeslSegP<S, R> ><<<(unsigned)ntiles, NESL_SB>>>(p, n, st, NESL_PH_PIECES);
+    nesl_k_scan<NeslSegP<S, R> ><<<(unsigned)ntiles, SB>>>(p, n, st, NESL_PH_PIECES);
     nesl_cu_launched(rt, what);
     if (ntiles < 2) return;
     nesl_k_tile_prefix<NeslSegP<S, R> ><<<1, NESL_BLOCK>>>(p, st.agg, st.pre, ntiles);

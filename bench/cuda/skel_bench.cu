@@ -9,7 +9,10 @@
  *        -Lbuild/lib -lnesl_rt_cuda -o skel_bench
  *   ./skel_bench                # correctness only
  *   ./skel_bench nocheck 28     # timings only
- *   ./skel_bench 26 28          # correctness, then timings at 2^26, 2^28 */
+ *   ./skel_bench 26 28          # correctness, then timings at 2^26, 2^28
+ *   ./skel_bench nocheck nocub 28   # timings without CUB's rows
+ *   ./skel_bench nocheck prof 28    # built with -DNESL_SCAN_PROF: per-tile
+ *                               # phase times of SCAN and FILTER */
 #include <cub/cub.cuh>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +64,14 @@ struct FSumS {
     __device__ void store(int64_t i, const RD &r) const { y[i] = r.c0; }
 };
 struct Even { __device__ bool operator()(int32_t v) const { return (v & 1) == 0; } };
+
+/* scan_variants.sh's "main" variant builds this file with the scan family
+ * as it was on main, whose nesl_cu_filter had no COUNTS argument */
+#ifdef NESL_MAIN
+#define COUNTS(part) part
+#else
+#define COUNTS(part) part, true
+#endif
 
 static int failures = 0;
 #define CHECK(c, ...) do { if (!(c)) { printf("  FAIL: " __VA_ARGS__); printf("\n"); failures++; } } while (0)
@@ -147,6 +158,15 @@ static void check_size(NeslRt *rt, int64_t n)
         for (int64_t i = 0; i < n && bad < 0; i++) { if ((uint32_t)o[i] != acc) bad = i; acc = wadd(acc, h[i]); }
         CHECK(bad < 0 && o[n] == (int32_t)0xA5A5A5A5, "SCAN + n=%lld at %lld", (long long)n, (long long)bad);
     }
+    /* SCAN int + as generated code asks for it (NESL_COMM) */
+    nesl_cu_scan<NESL_COMM>(rt, FoldS{ xd, y2 }, n, id);
+    {
+        auto o = down(y2, n + 1);
+        uint32_t acc = 7;
+        int64_t bad = -1;
+        for (int64_t i = 0; i < n && bad < 0; i++) { if ((uint32_t)o[i] != acc) bad = i; acc = wadd(acc, h[i]); }
+        CHECK(bad < 0 && o[n] == (int32_t)0xA5A5A5A5, "SCAN + COMM n=%lld at %lld", (long long)n, (long long)bad);
+    }
     /* SCAN of affine maps (non-commutative, 8-byte values) */
     RA aid = { 1, 0 };
     nesl_cu_scan<NESL_PAR>(rt, AffS{ xd, y, y2 }, n, aid);
@@ -182,7 +202,7 @@ static void check_size(NeslRt *rt, int64_t n)
     for (int part = 0; part < 2; part++) {
         int32_t *pre = poisoned<int32_t>(rt, n);
         FiltS fs = { xd, y, y2 };
-        int64_t k = part ? nesl_cu_filter<true>(rt, fs, n, pre) : nesl_cu_filter<false>(rt, fs, n, pre);
+        int64_t k = part ? nesl_cu_filter<COUNTS(true)>(rt, fs, n, pre) : nesl_cu_filter<COUNTS(false)>(rt, fs, n, pre);
         std::vector<int32_t> t, f, p;
         for (int64_t i = 0; i < n; i++) { p.push_back((int32_t)t.size()); ((h[i] & 1) == 0 ? t : f).push_back(h[i]); }
         p.push_back((int32_t)t.size());
@@ -201,6 +221,20 @@ static void check_size(NeslRt *rt, int64_t n)
         bool tail = ot[t.size()] == (int32_t)0xA5A5A5A5;
         ot.pop_back();
         CHECK(k == (int64_t)t.size() && ot == t && tail, "FILTER (no counts) n=%lld kept %lld of %zu", (long long)n, (long long)k, t.size());
+    }
+    /* PARTITION without per-position counts: every element written once */
+    {
+        int32_t *yt = poisoned<int32_t>(rt, n), *yf = poisoned<int32_t>(rt, n);
+        FiltS fs = { xd, yt, yf };
+        int64_t k = nesl_cu_filter<true>(rt, fs, n, (int32_t *)NULL);
+        std::vector<int32_t> t, f;
+        for (int64_t i = 0; i < n; i++) ((h[i] & 1) == 0 ? t : f).push_back(h[i]);
+        auto ot = down(yt, (int64_t)t.size() + 1), of = down(yf, (int64_t)f.size() + 1);
+        bool tail = ot[t.size()] == (int32_t)0xA5A5A5A5 && of[f.size()] == (int32_t)0xA5A5A5A5;
+        ot.pop_back();
+        of.pop_back();
+        CHECK(k == (int64_t)t.size() && ot == t && of == f && tail, "PARTITION (no counts) n=%lld kept %lld of %zu", (long long)n, (long long)k,
+              t.size());
     }
     /* SEG_REDUCE, SEG_SCAN (int +, affine, float fixed) on several segment shapes */
     for (int kind = 0; kind < 3; kind++) {
@@ -273,6 +307,9 @@ template <class F> static double median_s(F f, int reps = 25)
 }
 
 static double copy_gbs;
+static bool use_cub = true;
+/* CUB's time (0: skipped) */
+template <class F> static double cub_s(F f) { return use_cub ? median_s(f) : 0; }
 static void row(const char *what, int lg, double bytes, double ours, double cub)
 {
     double g = bytes / ours / 1e9;
@@ -305,13 +342,15 @@ static void bench(NeslRt *rt, int lg)
     double ours = median_s([&] { nesl_cu_map(rt, MapS{ xd, yd }, n); });
     row("MAP x+1", lg, 2 * B, ours, cp);
     ours = median_s([&] { (void)nesl_cu_reduce<NESL_PAR>(rt, FoldS{ xd, yd }, n, id); });
-    double cub = median_s([&] { size_t b = tb; int32_t r; cub::DeviceReduce::Sum(tmp, b, xd, o, n); cudaMemcpy(&r, o, 4, cudaMemcpyDeviceToHost); });
+    double cub = cub_s([&] { size_t b = tb; int32_t r; cub::DeviceReduce::Sum(tmp, b, xd, o, n); cudaMemcpy(&r, o, 4, cudaMemcpyDeviceToHost); });
     row("REDUCE + (to host)", lg, B, ours, cub);
     ours = median_s([&] { (void)nesl_cu_reduce<NESL_COMM>(rt, FoldS{ xd, yd }, n, id); });
     row("REDUCE + striped", lg, B, ours, cub);
     ours = median_s([&] { nesl_cu_scan<NESL_PAR>(rt, FoldS{ xd, yd }, n, id); });
-    cub = median_s([&] { size_t b = tb; cub::DeviceScan::ExclusiveSum(tmp, b, xd, yd, n); });
+    cub = cub_s([&] { size_t b = tb; cub::DeviceScan::ExclusiveSum(tmp, b, xd, yd, n); });
     row("SCAN + exclusive", lg, 2 * B, ours, cub);
+    ours = median_s([&] { nesl_cu_scan<NESL_COMM>(rt, FoldS{ xd, yd }, n, id); });
+    row("SCAN + (COMM)", lg, 2 * B, ours, cub);
     RD fid = { 0 };
     double *fd = (double *)nesl_cu_tmp(rt, 8 * (size_t)n, false);
     ours = median_s([&] { nesl_cu_scan<NESL_FIXED>(rt, FSumS{ xd, fd }, n, fid); });
@@ -319,10 +358,15 @@ static void bench(NeslRt *rt, int lg)
     int64_t kept = 0;
     FiltS fs = { xd, yd, y2 };
     ours = median_s([&] { kept = nesl_cu_filter<false>(rt, fs, n, (int32_t *)NULL); });
-    cub = median_s([&] { size_t b = tb; int64_t k; cub::DeviceSelect::If(tmp, b, xd, yd, no, n, Even()); cudaMemcpy(&k, no, 8, cudaMemcpyDeviceToHost); });
+    cub = cub_s([&] { size_t b = tb; int64_t k; cub::DeviceSelect::If(tmp, b, xd, yd, no, n, Even()); cudaMemcpy(&k, no, 8, cudaMemcpyDeviceToHost); });
     row("FILTER even", lg, B + 4.0 * kept, ours, cub);
+    {
+        int32_t *pre = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)(n + 1), false);
+        ours = median_s([&] { kept = nesl_cu_filter<COUNTS(false)>(rt, fs, n, pre); });
+        row("FILTER + counts", lg, B + 4.0 * kept + 4.0 * n, ours, 0);
+    }
     ours = median_s([&] { kept = nesl_cu_filter<true>(rt, fs, n, (int32_t *)NULL); });
-    cub = median_s([&] { size_t b = tb; int64_t k; cub::DevicePartition::If(tmp, b, xd, yd, no, n, Even()); cudaMemcpy(&k, no, 8, cudaMemcpyDeviceToHost); });
+    cub = cub_s([&] { size_t b = tb; int64_t k; cub::DevicePartition::If(tmp, b, xd, yd, no, n, Even()); cudaMemcpy(&k, no, 8, cudaMemcpyDeviceToHost); });
     row("PARTITION even", lg, 2 * B, ours, cub);
     for (int mean : { 4, 1000000 }) {
         auto lens = seg_lens(n, 3, mean);
@@ -335,7 +379,7 @@ static void bench(NeslRt *rt, int lg)
         size_t b = 0;
         cub::DeviceSegmentedReduce::Sum(NULL, b, xd, sr, (int)ns, offs, offs + 1);
         void *st = nesl_cu_tmp(rt, b + 16, false);
-        cub = median_s([&] { size_t bb = b; cub::DeviceSegmentedReduce::Sum(st, bb, xd, sr, (int)ns, offs, offs + 1); });
+        cub = cub_s([&] { size_t bb = b; cub::DeviceSegmentedReduce::Sum(st, bb, xd, sr, (int)ns, offs, offs + 1); });
         char name[64];
         snprintf(name, sizeof name, "SEG_REDUCE mean %d", mean);
         row(name, lg, B + 4.0 * ns, ours, cub);
@@ -343,13 +387,90 @@ static void bench(NeslRt *rt, int lg)
         size_t b2 = 0;
         cub::DeviceScan::ExclusiveSumByKey(NULL, b2, ids, xd, yd, (int)n);
         void *st2 = nesl_cu_tmp(rt, b2 + 16, false);
-        cub = median_s([&] { size_t bb = b2; cub::DeviceScan::ExclusiveSumByKey(st2, bb, ids, xd, yd, (int)n); });
+        cub = cub_s([&] { size_t bb = b2; cub::DeviceScan::ExclusiveSumByKey(st2, bb, ids, xd, yd, (int)n); });
         snprintf(name, sizeof name, "SEG_SCAN mean %d", mean);
         row(name, lg, 2 * B, ours, cub);
     }
     CK(cudaDeviceSynchronize());
     nesl_release(rt, mark, 0);
 }
+
+#ifdef NESL_SCAN_PROF
+/* Per-tile phase times of one launch (rt/nesl_cuda_scan.cuh, NESL_PROF). */
+static void prof_report(const char *what, const std::vector<unsigned long long> &b, int64_t ntiles, double kernel_s, int sms)
+{
+    const char *names[4] = { "start->loads landed", "->aggregate known", "->prefix known", "->end" };
+    std::vector<double> d[6];
+    double wall = 0, cyc = 0, reads = 0, maxreads = 0;
+    for (int64_t i = 0; i < ntiles; i++) {
+        const unsigned long long *r = &b[i * 16];
+        for (int k = 0; k < 4; k++) d[k].push_back((double)(long long)(r[k + 2] - r[k + 1]));
+        d[4].push_back((double)(long long)(r[5] - r[1]));
+        d[5].push_back((double)(long long)(r[8] - r[0]));
+        wall += (double)(long long)(r[8] - r[0]);
+        cyc += (double)(long long)(r[5] - r[1]);
+        reads += (double)r[6];
+        maxreads = std::max(maxreads, (double)r[6]);
+    }
+    double ghz = cyc / wall;
+    printf("prof %s: %lld tiles, kernel %.3f ms, SM clock %.2f GHz, resident tiles per SM %.2f, look-back read rounds mean %.2f max %.0f\n", what,
+           (long long)ntiles, kernel_s * 1e3, ghz, wall / (kernel_s * 1e9 * sms), reads / (double)ntiles, maxreads);
+    for (int k = 0; k < 5; k++) {
+        std::vector<double> &v = d[k];
+        std::sort(v.begin(), v.end());
+        double m = 0;
+        for (double x : v) m += x;
+        m /= (double)v.size();
+        printf("  %-22s mean %7.0f ns  p10 %7.0f  p50 %7.0f  p90 %7.0f  p99 %7.0f\n", k < 4 ? names[k] : "total (clock)", m / ghz,
+               v[v.size() / 10] / ghz, v[v.size() / 2] / ghz, v[v.size() * 9 / 10] / ghz, v[v.size() * 99 / 100] / ghz);
+    }
+}
+
+template <class F> static void prof_one(const char *what, int64_t ntiles, int sms, F f)
+{
+    unsigned long long *buf = (unsigned long long *)nullptr;
+    CK(cudaMalloc(&buf, 16 * 8 * (size_t)ntiles));
+    CK(cudaMemset(buf, 0, 16 * 8 * (size_t)ntiles));
+    f();
+    f();
+    CK(cudaMemcpyToSymbol(nesl_prof, &buf, sizeof buf));
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    cudaEventRecord(a);
+    f();
+    cudaEventRecord(b);
+    CK(cudaEventSynchronize(b));
+    float ms;
+    cudaEventElapsedTime(&ms, a, b);
+    unsigned long long *none = nullptr;
+    CK(cudaMemcpyToSymbol(nesl_prof, &none, sizeof none));
+    std::vector<unsigned long long> h(16 * (size_t)ntiles);
+    CK(cudaMemcpy(h.data(), buf, 16 * 8 * (size_t)ntiles, cudaMemcpyDeviceToHost));
+    CK(cudaFree(buf));
+    prof_report(what, h, ntiles, ms / 1e3, sms);
+}
+
+static void prof(NeslRt *rt, int lg, int sms)
+{
+    int64_t n = (int64_t)1 << lg;
+    size_t mark = nesl_mark(rt);
+    std::vector<int32_t> h = rand_ints(n);
+    NeslVec *x = nesl_vec_from_host(rt, NESL_INT, n, h.data());
+    const int32_t *xd = (const int32_t *)x->data;
+    int32_t *yd = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)n, false), *y2 = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)n, false);
+    R id = { 0 };
+    typedef NeslScanP<FoldS, R>::Shape SS;
+    typedef NeslFilterP<FiltS, R, false, false>::Shape FS;
+    printf("SCAN shape %d x %d (tile %d), FILTER shape %d x %d (tile %d)\n", (int)SS::SB, (int)SS::IPT, (int)SS::TILE, (int)FS::SB,
+           (int)FS::IPT, (int)FS::TILE);
+    prof_one("SCAN + (COMM)", (n + SS::TILE - 1) / SS::TILE, sms, [&] { nesl_cu_scan<NESL_COMM>(rt, FoldS{ xd, yd }, n, id); });
+    FiltS fs = { xd, yd, y2 };
+    prof_one("FILTER even", (n + FS::TILE - 1) / FS::TILE, sms, [&] { (void)nesl_cu_filter<false>(rt, fs, n, (int32_t *)NULL); });
+    CK(cudaDeviceSynchronize());
+    nesl_release(rt, mark, 0);
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -358,15 +479,28 @@ int main(int argc, char **argv)
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
     printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
-    const int64_t sizes[] = { 0, 1, 2, 33, 255, 4095, 4096, 4097, 12345, 65536 * 3 + 1, (1 << 20) + 7, 3000017, 20000003 };
-    bool check = true;
-    for (int a = 1; a < argc; a++) check = check && strcmp(argv[a], "nocheck");
+    const int64_t sizes[] = { 0, 1, 2, 33, 255, 3071, 3072, 3073, 4095, 4096, 4097, 6145, 8191, 12345, 65536 * 3 + 1, (1 << 20) + 7, 3000017, 20000003 };
+    bool check = true, profile = false;
+    for (int a = 1; a < argc; a++) {
+        check = check && strcmp(argv[a], "nocheck");
+        use_cub = use_cub && strcmp(argv[a], "nocub");
+        profile = profile || !strcmp(argv[a], "prof");
+    }
     if (check) {
         for (int64_t n : sizes) check_size(rt, n);
         printf("checks: %d failed\n", failures);
     }
     for (int a = 1; a < argc; a++)
-        if (atoi(argv[a]) > 0) bench(rt, atoi(argv[a]));
+        if (atoi(argv[a]) > 0) {
+#ifdef NESL_SCAN_PROF
+            if (profile) {
+                prof(rt, atoi(argv[a]), p.multiProcessorCount);
+                continue;
+            }
+#endif
+            bench(rt, atoi(argv[a]));
+        }
+    (void)profile;
     nesl_rt_free(rt);
     return failures ? 1 : 0;
 }
