@@ -212,6 +212,14 @@ static __device__ __forceinline__ unsigned nesl_smid()
     asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
     return s;
 }
+/* A tile's record at its end (thread 0). */
+#define NESL_PROF_TILE(tile, g0, c0, c1, c2, c3) do { \
+        if (threadIdx.x == 0) { \
+            NESL_PROF(tile, 0, g0); NESL_PROF(tile, 1, c0); NESL_PROF(tile, 2, c1); \
+            NESL_PROF(tile, 3, c2); NESL_PROF(tile, 4, c3); NESL_PROF(tile, 5, clock64()); \
+            NESL_PROF(tile, 7, nesl_smid()); NESL_PROF(tile, 8, nesl_gtimer()); \
+        } \
+    } while (0)
 #else
 #define NESL_PROF(tile, slot, v) do { } while (0)
 #endif
@@ -453,16 +461,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
     __syncthreads();
     p.finish(buf, f, te, s_pre, agg, tile, lo, cnt);   /* items re-read from buf: fewer live registers */
 #ifdef NESL_SCAN_PROF
-    if (t == 0) {
-        NESL_PROF(tile, 0, g0);
-        NESL_PROF(tile, 1, c0);
-        NESL_PROF(tile, 2, c1);
-        NESL_PROF(tile, 3, c2);
-        NESL_PROF(tile, 4, c3);
-        NESL_PROF(tile, 5, clock64());
-        NESL_PROF(tile, 7, nesl_smid());
-        NESL_PROF(tile, 8, nesl_gtimer());
-    }
+    NESL_PROF_TILE(tile, g0, c0, c1, c2, c3);
 #endif
 }
 
@@ -712,16 +711,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
         if (P::WITH_COUNTS) p.pre[n] = (int32_t)s_tot;
     }
 #ifdef NESL_SCAN_PROF
-    if (t == 0) {
-        NESL_PROF(tile, 0, g0);
-        NESL_PROF(tile, 1, c0);
-        NESL_PROF(tile, 2, c1);
-        NESL_PROF(tile, 3, c2);
-        NESL_PROF(tile, 4, c3);
-        NESL_PROF(tile, 5, clock64());
-        NESL_PROF(tile, 7, nesl_smid());
-        NESL_PROF(tile, 8, nesl_gtimer());
-    }
+    NESL_PROF_TILE(tile, g0, c0, c1, c2, c3);
 #endif
 }
 
