@@ -50,6 +50,7 @@ endif
 # BUILD=build-asan SAN=1, fuzz with BUILD=build/fuzz SAN=fuzzer, so sanitized
 # objects never mix with normal ones.
 BUILD ?= build
+comma := ,
 BIN ?= nesslc
 SAN ?= 0
 GEN := $(BUILD)/gen
@@ -62,8 +63,13 @@ ifeq ($(SAN),1)
 endif
 # The fuzzers' objects (make fuzz): coverage for libFuzzer, and every UBSan
 # report fatal so that libFuzzer saves its input.
+# FUZZ_SAN picks the sanitizers: "address,undefined" (the default), or
+# "undefined" or "none" for throughput (libFuzzer still catches crashes,
+# hangs and aborts; doc/fuzzing.md).
+FUZZ_SAN ?= address,undefined
 ifeq ($(SAN),fuzzer)
-  SAN_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+  SAN_FLAGS := -fsanitize=fuzzer-no-link$(if $(filter-out none,$(FUZZ_SAN)),$(comma)$(FUZZ_SAN)) \
+               $(if $(findstring undefined,$(FUZZ_SAN)),-fno-sanitize-recover=undefined) \
                -fno-omit-frame-pointer -g
 endif
 
@@ -263,7 +269,7 @@ check-gpu:
 # target runs FUZZ_SECONDS; crashes land in build/fuzz/crashes/.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= nesl lcu
-FUZZ_DIR := build/fuzz
+FUZZ_DIR ?= build/fuzz
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_OBJS) config.mk | $(GEN_HDRS)
 	$(say) LINK $@

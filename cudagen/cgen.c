@@ -349,7 +349,10 @@ static int compile_cuda(const char *dir, const char *src, const CgenBuildOptions
     snprintf(lflag, sizeof lflag, "-L%s", libdir);
     /* Generated code binds every intermediate to a variable; some are then
      * unused (550: set but never used, 177: declared but never referenced). */
-    char *argv[] = { (char *)nv, "-O3", "-std=c++17", arch, "-diag-suppress=550,177", "-I", (char *)dir, "-o", (char *)o->output, (char *)src,
+    /* -O2: nvcc's -O is the host compiler's level alone (the device code is
+     * the same at any -O); -O3 cost about a fifth more host compile time
+     * (doc/codegen.md, "Compile time"). */
+    char *argv[] = { (char *)nv, "-O2", "-std=c++17", arch, "-diag-suppress=550,177", "-I", (char *)dir, "-o", (char *)o->output, (char *)src,
                      lflag, "-lnesl_rt_cuda", "-lm", NULL };
     int st = run_cc(argv, err);
     if (st > 0 && st != 127) fprintf(err, "nesslc: error: nvcc '%s' failed (exit status %d)\n", nv, st);

@@ -210,9 +210,9 @@ static LcuProgram *optimize(Arena *a, Interner *in, LcuProgram *k, const Options
     FusionReport rep;
     LcuProgram *f = fusion_program(a, in, k, &fo, &rep);
     if (getenv("NESSLC_FUSION_REPORT"))
-        fprintf(stderr, "fusion: %d regions, %d by ILP, %d greedy, %d merged kernels; largest ILP %d nodes in %.4f s; slowest %.4f s\n",
+        fprintf(stderr, "fusion: %d regions, %d by ILP, %d greedy, %d merged kernels; largest ILP %d nodes in %.4f s; slowest %.4f s; largest region %d bindings\n",
                 rep.regions, rep.ilp_regions, rep.greedy_regions, rep.merged_kernels,
-                rep.largest_ilp_nodes, rep.largest_ilp_s, rep.max_ilp_s);
+                rep.largest_ilp_nodes, rep.largest_ilp_s, rep.max_ilp_s, rep.largest_region);
     return check_built(a, in, f, "fused λcu") ? f : NULL;
 }
 

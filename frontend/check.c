@@ -310,12 +310,18 @@ static Type *check_each(Checker *ck, Expr *e)
 {
     int mark = ck->nlocals;
     Arena *A = ck->c->arena;
+    /* The sequences are evaluated once, before any pattern is bound
+     * (NESL.md 3.9): a later generator's sequence does not see an earlier
+     * generator's variables.  (Checked in one loop, `b in [a]` after
+     * `a in s` referred to the element a and the flattener, which
+     * evaluates the sequences outside, failed; found by fuzz_nesl.) */
+    Type **el = arena_alloc(A, sizeof *el * (size_t)(e->ngens + 1));
     for (int i = 0; i < e->ngens; i++) {
         Type *st = check_expr(ck, e->gens[i].seq);
-        Type *el = tc_fresh(&ck->tc, CLS_ANY);
-        expect_type(ck, e->gens[i].seq->span, st, type_seq(A, el), "the sequence of a generator");
-        ck_bind_pattern(ck, e->gens[i].pat, el, false);
+        el[i] = tc_fresh(&ck->tc, CLS_ANY);
+        expect_type(ck, e->gens[i].seq->span, st, type_seq(A, el[i]), "the sequence of a generator");
     }
+    for (int i = 0; i < e->ngens; i++) ck_bind_pattern(ck, e->gens[i].pat, el[i], false);
     ck->each_depth++;
     if (e->b) expect_type(ck, e->b->span, check_expr(ck, e->b), type_base(A, TY_BOOL), "the filter of an apply-to-each");
     Type *bt = check_expr(ck, e->a);

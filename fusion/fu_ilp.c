@@ -96,57 +96,104 @@ static int cmp_pair(const void *x, const void *y)
     return a->v - b->v;
 }
 
-/* Is the cluster c (members: cl[i] == c) a legal fused kernel? */
+/* Is the cluster c (members: cl[i] == c) a legal fused kernel?  Only the
+ * members' pairs are looked at: a greedy region can have thousands of
+ * nodes and is checked once per candidate pair. */
 static bool cluster_legal(const Region *r, const int *cl, int c)
 {
-    for (int a = 0; a < r->n; a++) {
-        if (cl[a] != c) continue;
-        for (int b = a + 1; b < r->n; b++) {
-            if (cl[b] != c) continue;
+    int *mem = malloc(sizeof *mem * (size_t)(r->n + 1)), k = 0;
+    for (int a = 0; a < r->n; a++)
+        if (cl[a] == c) mem[k++] = a;
+    bool ok = true;
+    for (int x = 0; x < k && ok; x++)
+        for (int y = x + 1; y < k && ok; y++) {
+            int a = mem[x], b = mem[y];
+            if (AT(r->reach, a, b)) {
+                if (AT(r->via_cpu, a, b) || AT(r->edge, a, b) == EDGE_PREVENT) ok = false;
+                for (int w = a + 1; w < b && ok; w++)
+                    if (cl[w] != c && AT(r->reach, a, w) && AT(r->reach, w, b)) ok = false;
+            } else {
+                int h = pdg_horizontal(r, a, b);
+                if (h < 0) ok = false;
+                else if ((h & 1) && cl[r->nodes[a].alt_pred] != c) ok = false;
+                else if ((h & 2) && cl[r->nodes[b].alt_pred] != c) ok = false;
+            }
+        }
+    free(mem);
+    return ok;
+}
+
+/* The greedy schedule keeps clusters as member lists (a cluster's id is
+ * one of its nodes): first[c], then next[x] (-1 ends). */
+typedef struct Clusters { int *cl, *first, *next, *mark, *stack, stamp; } Clusters;
+
+/* May clusters cu and cv merge?  Each is legal on its own, and a merge
+ * only removes outside nodes, so only the pairs across them are checked
+ * (as cluster_legal checks every pair). */
+static bool merge_legal(const Region *r, const Clusters *C, int cu, int cv)
+{
+    const int *cl = C->cl;
+    for (int x = C->first[cu]; x >= 0; x = C->next[x])
+        for (int y = C->first[cv]; y >= 0; y = C->next[y]) {
+            int a = x < y ? x : y, b = x < y ? y : x;
             if (AT(r->reach, a, b)) {
                 if (AT(r->via_cpu, a, b) || AT(r->edge, a, b) == EDGE_PREVENT) return false;
                 for (int w = a + 1; w < b; w++)
-                    if (cl[w] != c && AT(r->reach, a, w) && AT(r->reach, w, b)) return false;
+                    if (cl[w] != cu && cl[w] != cv && AT(r->reach, a, w) && AT(r->reach, w, b)) return false;
             } else {
-                int h = pdg_horizontal(r, a, b);
+                int h = pdg_horizontal(r, a, b), pa = r->nodes[a].alt_pred, pb = r->nodes[b].alt_pred;
                 if (h < 0) return false;
-                if ((h & 1) && cl[r->nodes[a].alt_pred] != c) return false;
-                if ((h & 2) && cl[r->nodes[b].alt_pred] != c) return false;
+                if ((h & 1) && cl[pa] != cu && cl[pa] != cv) return false;
+                if ((h & 2) && cl[pb] != cu && cl[pb] != cv) return false;
             }
         }
-    }
     return true;
 }
 
-/* Is the graph of clusters acyclic? */
-static bool quotient_acyclic(const Region *r, const int *cl, int ncl)
+/* Does a path of clusters lead from cluster `from` to `to` through some
+ * third cluster?  (Merging the two would then close a cycle; the graph of
+ * clusters is acyclic before.)  The search follows essential successors:
+ * every edge x -> y is also a path of them, which may pass through more
+ * clusters but then those edges exist too, so the answer is the same. */
+static bool path_through_third(const Region *r, Clusters *C, int from, int to)
 {
-    unsigned char *g = calloc((size_t)ncl * (size_t)ncl + 1, 1);
-    for (int i = 0; i < r->n; i++)
-        for (int j = i + 1; j < r->n; j++)
-            if (AT(r->edge, i, j) && cl[i] != cl[j]) g[(size_t)cl[i] * (size_t)ncl + (size_t)cl[j]] = 1;
-    /* Kahn's algorithm */
-    int *indeg = calloc((size_t)ncl + 1, sizeof *indeg), *stack = calloc((size_t)ncl + 1, sizeof *stack);
-    for (int i = 0; i < ncl; i++)
-        for (int j = 0; j < ncl; j++) indeg[j] += g[(size_t)i * (size_t)ncl + (size_t)j];
-    int sp = 0, seen = 0;
-    for (int i = 0; i < ncl; i++) if (!indeg[i]) stack[sp++] = i;
+    int sp = 0, stamp = ++C->stamp;
+    C->stack[sp++] = from;
+    C->mark[from] = stamp;
     while (sp) {
-        int i = stack[--sp];
-        seen++;
-        for (int j = 0; j < ncl; j++)
-            if (g[(size_t)i * (size_t)ncl + (size_t)j] && --indeg[j] == 0) stack[sp++] = j;
+        int c = C->stack[--sp];
+        for (int x = C->first[c]; x >= 0; x = C->next[x])
+            for (int k = 0; k < r->nsucc[x]; k++) {
+                int d = C->cl[r->succ[x][k]];
+                if (d == c) continue;
+                if (d == to) {
+                    if (c != from) return true;
+                    continue;
+                }
+                if (C->mark[d] != stamp) {
+                    C->mark[d] = stamp;
+                    C->stack[sp++] = d;
+                }
+            }
     }
-    free(g); free(indeg); free(stack);
-    return seen == ncl;
+    return false;
 }
 
+/* Candidate pairs by weight; a pair's clusters merge when the union is a
+ * legal kernel and the graph of clusters stays acyclic.  Work per pair is
+ * bounded by the two clusters and the search, not by the region (regions
+ * of thousands of nodes take this path). */
 static void schedule_greedy(Fu *F, Region *r, const int *ilp, int m)
 {
     int n = r->n;
-    int *cl = arena_alloc(F->a, sizeof *cl * (size_t)n);
-    for (int i = 0; i < n; i++) cl[i] = i;
-    Pair *ps = calloc((size_t)m * (size_t)m + 1, sizeof *ps);
+    Clusters C = { 0 };
+    C.cl = arena_alloc(F->a, sizeof *C.cl * (size_t)n);
+    C.first = malloc(sizeof *C.first * (size_t)n);
+    C.next = malloc(sizeof *C.next * (size_t)n);
+    C.mark = calloc((size_t)n, sizeof *C.mark);
+    C.stack = malloc(sizeof *C.stack * (size_t)n);
+    for (int i = 0; i < n; i++) { C.cl[i] = C.first[i] = i; C.next[i] = -1; }
+    Pair *ps = calloc((size_t)m * (size_t)(m - 1) / 2 + 1, sizeof *ps);
     int np = 0;
     for (int a = 0; a < m; a++)
         for (int b = a + 1; b < m; b++) {
@@ -158,26 +205,18 @@ static void schedule_greedy(Fu *F, Region *r, const int *ilp, int m)
             ps[np++] = (Pair){ u, v, w };
         }
     qsort(ps, (size_t)np, sizeof *ps, cmp_pair);
-    int *trial = malloc(sizeof *trial * (size_t)n);
     for (int p = 0; p < np; p++) {
-        int cu = cl[ps[p].u], cv = cl[ps[p].v];
-        if (cu == cv) continue;
-        /* cluster ids stay node numbers: merge cv into cu, renumber densely for the check */
-        int lo = cu < cv ? cu : cv, hi = cu < cv ? cv : cu;
-        for (int i = 0; i < n; i++) trial[i] = cl[i] == hi ? lo : cl[i];
-        if (!cluster_legal(r, trial, lo)) continue;
-        int *dense = malloc(sizeof *dense * (size_t)n), *map = malloc(sizeof *map * (size_t)n), nd = 0;
-        for (int i = 0; i < n; i++) map[i] = -1;
-        for (int i = 0; i < n; i++) {
-            if (map[trial[i]] < 0) map[trial[i]] = nd++;
-            dense[i] = map[trial[i]];
-        }
-        bool ok = quotient_acyclic(r, dense, nd);
-        free(dense); free(map);
-        if (ok) memcpy(cl, trial, sizeof *cl * (size_t)n);
+        int cu = C.cl[ps[p].u], cv = C.cl[ps[p].v];
+        if (cu == cv || !merge_legal(r, &C, cu, cv)) continue;
+        if (path_through_third(r, &C, cu, cv) || path_through_third(r, &C, cv, cu)) continue;
+        /* merge the higher id into the lower (ids stay node numbers) */
+        int lo = cu < cv ? cu : cv, hi = cu < cv ? cv : cu, last = lo;
+        while (C.next[last] >= 0) last = C.next[last];
+        C.next[last] = C.first[hi];
+        for (int x = C.first[hi]; x >= 0; x = C.next[x]) C.cl[x] = lo;
     }
-    free(ps); free(trial);
-    for (int i = 0; i < n; i++) r->nodes[i].cluster = cl[i];
+    free(ps); free(C.first); free(C.next); free(C.mark); free(C.stack);
+    for (int i = 0; i < n; i++) r->nodes[i].cluster = C.cl[i];
 }
 
 /* ------------------------------------------------------------------ ILP */

@@ -86,6 +86,8 @@ typedef struct Region {
     unsigned char *edge;        /* n*n: EdgeKind of i -> j (i < j) */
     unsigned char *reach;       /* n*n: a path i ->+ j */
     unsigned char *via_cpu;     /* n*n: a path i ->+ j through a node outside the ILP */
+    int **succ, *nsucc;         /* per node: its essential successors (every
+                                   other successor is reachable from one) */
     bool *exported;             /* per node: a result read after the region's binds */
     int nclusters;
 } Region;

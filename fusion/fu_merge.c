@@ -301,6 +301,7 @@ static void fuse_block(FunCtx *c, LcuExpr *blk)
     r.fun = c->fun;
     r.index = (*c->nregions)++;
     pdg_build(c->F, c->S, &r, blk);
+    if (r.n > c->F->report->largest_region) c->F->report->largest_region = r.n;
     schedule_region(c->F, &r);
     if (c->F->opt && c->F->opt->pdg) dot_region(c->F, &r);
     merge_region(c->F, c->S, &r);

@@ -3,6 +3,7 @@
  * computations), edges the data dependencies between them, classified by
  * the vertical fusion rules; iteration sizes come from the CPU's size
  * classes (doc/flattening.md "Shapes": sizes are variables). */
+#include <stdint.h>
 #include <string.h>
 #include "fu_impl.h"
 
@@ -603,13 +604,32 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
                 r->nodes[j].alt_pred = i;
                 r->nodes[j].alt_class = r->nodes[i].size_class;
             }
-    /* reachability (edges go forward) */
-    for (int i = n - 1; i >= 0; i--)
+    /* reachability (edges go forward), as rows of bits: a region can have
+     * thousands of bindings (3816 in one random program, seed 3399 of
+     * nesl_gen 2), where byte rows made this and the via_cpu closure below
+     * cubic.  An edge i -> j whose j is already reachable adds nothing
+     * (reach(j) came with the path to j); the others, i's essential
+     * successors, are kept for the via_cpu rows. */
+    size_t words = ((size_t)n + 63) / 64;
+    uint64_t *reach = arena_alloc(F->a, sizeof *reach * ((size_t)n * words + 1));
+    int *ess = arena_alloc(F->a, sizeof *ess * ((size_t)n + 1));
+    int *ess_n = r->nsucc = arena_alloc(F->a, sizeof *ess_n * ((size_t)n + 1));
+    int **ess_of = r->succ = arena_alloc(F->a, sizeof *ess_of * ((size_t)n + 1));
+    for (int i = n - 1; i >= 0; i--) {
+        uint64_t *ri = reach + (size_t)i * words;
+        int ne = 0;
         for (int j = i + 1; j < n; j++)
-            if (AT(r->edge, i, j)) {
-                AT(r->reach, i, j) = 1;
-                for (int k = j + 1; k < n; k++) if (AT(r->reach, j, k)) AT(r->reach, i, k) = 1;
+            if (AT(r->edge, i, j) && !(ri[j / 64] >> (j % 64) & 1)) {
+                const uint64_t *rj = reach + (size_t)j * words;
+                ri[j / 64] |= (uint64_t)1 << (j % 64);
+                for (size_t w = (size_t)j / 64; w < words; w++) ri[w] |= rj[w];
+                ess[ne++] = j;
             }
+        ess_of[i] = arena_alloc(F->a, sizeof **ess_of * ((size_t)ne + 1));
+        memcpy(ess_of[i], ess, sizeof *ess * (size_t)ne);
+        ess_n[i] = ne;
+        for (int j = i + 1; j < n; j++) AT(r->reach, i, j) = ri[j / 64] >> (j % 64) & 1;
+    }
     /* results the region's result reads */
     PtrVec res = { 0 };
     fu_free_vars_expr(F, block->u.block.result, &res);
@@ -626,12 +646,19 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
             else if (!AT(r->reach, lo, hi) && pdg_horizontal(r, lo, hi) >= 0) r->nodes[i].in_ilp = true;
         }
     }
-    /* paths through nodes outside the ILP prevent fusing their ends */
-    for (int k = 0; k < n; k++) {
-        if (r->nodes[k].in_ilp) continue;
-        for (int i = 0; i < k; i++) {
-            if (!AT(r->reach, i, k)) continue;
-            for (int j = k + 1; j < n; j++) if (AT(r->reach, k, j)) AT(r->via_cpu, i, j) = 1;
+    /* paths through nodes outside the ILP prevent fusing their ends:
+     * via_cpu(i, j) iff some k outside the ILP has i ->+ k ->+ j.  Over i's
+     * essential successors e (every other successor is reachable from
+     * one): via(i) = union of via(e), and reach(e) when e is outside. */
+    uint64_t *via = arena_alloc(F->a, sizeof *via * ((size_t)n * words + 1));
+    for (int i = n - 1; i >= 0; i--) {
+        uint64_t *vi = via + (size_t)i * words;
+        for (int k = 0; k < ess_n[i]; k++) {
+            int e = ess_of[i][k];
+            const uint64_t *ve = via + (size_t)e * words, *re = reach + (size_t)e * words;
+            bool outside = !r->nodes[e].in_ilp;
+            for (size_t w = (size_t)e / 64; w < words; w++) vi[w] |= ve[w] | (outside ? re[w] : 0);
         }
+        for (int j = i + 1; j < n; j++) AT(r->via_cpu, i, j) = vi[j / 64] >> (j % 64) & 1;
     }
 }

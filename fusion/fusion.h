@@ -37,6 +37,7 @@ typedef struct FusionReport {
     double largest_ilp_s;   /* its solve time in seconds */
     double max_ilp_s;       /* the slowest solve */
     int merged_kernels;     /* kernels built from clusters of two or more */
+    int largest_region;     /* bindings of the largest region (PDG nodes) */
 } FusionReport;
 
 LcuProgram *fusion_program(Arena *a, Interner *in, const LcuProgram *p,

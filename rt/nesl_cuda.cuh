@@ -43,10 +43,14 @@ enum { NESL_SEQ = 0, NESL_PAR = 1, NESL_FIXED = 2, NESL_COMM = 3, NESL_FIXED_COM
  * wording as nesl_err_rec; the message is formatted on the host) ---- */
 enum { NESL_E_DIV = 1, NESL_E_REM, NESL_E_BREM, NESL_E_BMOD, NESL_E_ISQRT, NESL_E_INDEX, NESL_E_TARGET };
 
+/* name: the failing vector's or SOAC's name, a string literal of the
+ * device code (nesl_cu_raise reads it from device memory): storing the
+ * pointer instead of copying the bytes keeps the failure path that every
+ * checked operation inlines short (compile time, doc/codegen.md). */
 typedef struct NeslDErr {
     int lock, set, code, pad;
     long long it, a, b;
-    char name[64];
+    const char *name;
 } NeslDErr;
 
 NESL_C_BEGIN
@@ -85,10 +89,7 @@ static __device__ void nesl_derr_rec(NeslDErr *e, int64_t it, int code, long lon
         e->code = code;
         e->a = a;
         e->b = b;
-        int k = 0;
-        if (name)
-            for (; name[k] && k < 63; k++) e->name[k] = name[k];
-        e->name[k] = 0;
+        e->name = name;
         __threadfence();
         e->set = 1;
     }
@@ -368,10 +369,20 @@ __global__ void nesl_k_reduce(S s, int64_t n, int64_t ntiles, R ident, R *part, 
             t.ok = 1;
 #pragma unroll
             for (int k = 1; k < NESL_ITEMS; k++) t.v = s.op(t.v, x[k], lo + k * NESL_BLOCK, e);
+        } else if (STRIPED) {   /* the last, partial tile: not unrolled, so the thunks are inlined once more, not 8 times */
+#pragma unroll 1
+            for (int k = 0; k < NESL_ITEMS; k++) {
+                int64_t i = lo + k * NESL_BLOCK;
+                if (i < n) {
+                    R x = s.pull(i, e);
+                    t.v = t.ok ? s.op(t.v, x, i, e) : x;
+                    t.ok = 1;
+                }
+            }
         } else {
 #pragma unroll
             for (int k = 0; k < NESL_ITEMS; k++) {
-                int64_t i = lo + (STRIPED ? k * NESL_BLOCK : k);
+                int64_t i = lo + k;
                 if (i < n) {
                     R x = s.pull(i, e);
                     t.v = t.ok ? s.op(t.v, x, i, e) : x;

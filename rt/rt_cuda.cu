@@ -94,14 +94,20 @@ static void err_check(NeslRt *rt)
         NeslDErr *d = &rt->hderr[k];
         if (!d->set) continue;
         NeslErr *e = &rt->core.herr;
-        d->name[63] = 0;
+        /* the name: a string literal in device memory (the record keeps
+         * its pointer), copied byte by byte so no read passes its end */
+        char name[64] = "";
+        for (int c = 0; d->name && c < 63; c++) {
+            ck(rt, cudaMemcpy(name + c, d->name + c, 1, cudaMemcpyDeviceToHost), "an error record");
+            if (!name[c]) break;
+        }
         switch (d->code) {
         case NESL_E_DIV: case NESL_E_REM: nesl_err_rec(e, d->it, "integer division by zero"); break;
         case NESL_E_BREM: nesl_err_rec(e, d->it, "rem: integer division by zero"); break;
         case NESL_E_BMOD: nesl_err_rec(e, d->it, "mod: integer division by zero"); break;
         case NESL_E_ISQRT: nesl_err_rec(e, d->it, "isqrt: negative argument"); break;
-        case NESL_E_INDEX: nesl_err_rec(e, d->it, "index %lld out of range for '%s' of length %lld", d->a, d->name, d->b); break;
-        case NESL_E_TARGET: nesl_err_rec(e, d->it, "%s target index %lld out of range 0..%lld", d->name, d->a, d->b - 1); break;
+        case NESL_E_INDEX: nesl_err_rec(e, d->it, "index %lld out of range for '%s' of length %lld", d->a, name, d->b); break;
+        case NESL_E_TARGET: nesl_err_rec(e, d->it, "%s target index %lld out of range 0..%lld", name, d->a, d->b - 1); break;
         default: nesl_fail(rt, "a device error record with code %d", d->code);
         }
         nesl_err_report(e);

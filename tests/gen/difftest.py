@@ -493,20 +493,39 @@ class Config:
     pass
 
 
+def count_kernels(text, cfg, wd):
+    """The SOAC kernels of the program's CUDA build (functors in the
+    generated .cu, fused as executor cuda builds it), or None when the
+    program does not compile (the executors then report it)."""
+    path = os.path.join(wd, 'count.nesl')
+    with open(path, 'w') as f:
+        f.write(text)
+    st, out = run_one('%s --target=cuda --emit=cuda count.nesl' % cfg.nesslc, wd, cfg.timeout)
+    if st != 0:
+        return None
+    return len(re.findall(r'^typedef struct S_\d+ ', out, re.M))
+
+
 def check_seed(seed, cfg):
-    text = nesl_gen.generate(seed)
+    """Returns (seed, signature or None or 'skipped', seconds, kernels)."""
+    text = nesl_gen.generate(seed, cfg.small)
     wd = tempfile.mkdtemp(prefix='w', dir=cfg.tmp)
     t0 = time.time()
+    kernels = None
     try:
+        if cfg.max_kernels is not None:
+            kernels = count_kernels(text, cfg, wd)
+            if kernels is not None and kernels > cfg.max_kernels:
+                return seed, 'skipped', time.time() - t0, kernels
         res = run_all(text, cfg.executors, cfg.nesslc, cfg.timeout, wd)
     finally:
         shutil.rmtree(wd, ignore_errors=True)
     sig = verdict(res, cfg.tolerant)
-    return seed, sig, time.time() - t0
+    return seed, sig, time.time() - t0, kernels
 
 
 def reduce_seed(seed, sig, elapsed, cfg):
-    text = nesl_gen.generate(seed)
+    text = nesl_gen.generate(seed, cfg.small)
     wd = tempfile.mkdtemp(prefix='r', dir=cfg.tmp)
     t0 = time.time()
     # Reduction can make a program loop (a recursion's decreasing argument
@@ -584,6 +603,18 @@ def main(argv):
     ap.add_argument('--reduce-time', type=float, default=300.0,
                     help='seconds of minimization per disagreement (default 300)')
     ap.add_argument('-q', '--quiet', action='store_true', help='no progress lines')
+    ap.add_argument('--small', action='store_true',
+                    help="the generator's small profile (nesl_gen.py --small)")
+    ap.add_argument('--max-kernels', type=int, default=None, metavar='K',
+                    help='skip a program whose CUDA build has more than K SOAC kernels '
+                    '(counted in --emit=cuda; skipped programs do not count)')
+    ap.add_argument('--count', type=int, default=None, metavar='C',
+                    help='take seeds from SEED on until C programs have run (not skipped); '
+                    'overrides -n')
+    ap.add_argument('--time-limit', type=float, default=None, metavar='S',
+                    help='start no program after S seconds; those that ran are reported')
+    ap.add_argument('--log', default=None, metavar='FILE',
+                    help='append a line per program as it finishes: seed, verdict, seconds, kernels')
     a = ap.parse_args(argv[1:])
 
     cfg = Config()
@@ -619,6 +650,8 @@ def main(argv):
     cfg.timeout = a.timeout
     cfg.reduce = not a.no_reduce
     cfg.reduce_time = a.reduce_time
+    cfg.small = a.small
+    cfg.max_kernels = a.max_kernels
     cfg.out = os.path.abspath(a.out)
     os.makedirs(cfg.out, exist_ok=True)
     for f in os.listdir(cfg.out):
@@ -628,26 +661,59 @@ def main(argv):
     names = [x[0] for x in ex]
 
     t0 = time.time()
-    seeds = range(a.seed, a.seed + a.n)
+    want = a.count if a.count is not None else a.n
     fails = []
-    done = 0
+    done = skipped = 0
+    stopped = False
+    log = open(a.log, 'a') if a.log else None
     try:
         with cf.ProcessPoolExecutor(max_workers=a.jobs) as pool:
-            futs = [pool.submit(check_seed, s, cfg) for s in seeds]
-            for fu in cf.as_completed(futs):
-                seed, sig, elapsed = fu.result()
-                done += 1
-                if sig is not None:
-                    fails.append((seed, sig, elapsed))
-                    if not a.quiet:
-                        print('seed %d: %s' % (seed, describe(sig, names)), flush=True)
-                if not a.quiet and done % 500 == 0:
-                    print('... %d/%d programs, %d disagree, %.0f s' % (
-                        done, a.n, len(fails), time.time() - t0), file=sys.stderr, flush=True)
+            # Seeds are submitted lazily, a few per worker ahead: with
+            # --count, skipped programs are replaced by further seeds.
+            pending = set()
+            next_seed = a.seed
+            last_seed = a.seed + a.n - 1 if a.count is None else None
+            while True:
+                if a.time_limit is not None and time.time() - t0 > a.time_limit:
+                    stopped = True
+                while (not stopped and len(pending) < 2 * a.jobs and done + len(pending) < want
+                       and (last_seed is None or next_seed <= last_seed)):
+                    pending.add(pool.submit(check_seed, next_seed, cfg))
+                    next_seed += 1
+                if not pending:
+                    break
+                finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+                for fu in finished:
+                    seed, sig, elapsed, kernels = fu.result()
+                    if log:
+                        v = 'agree' if sig is None else 'skipped' if sig == 'skipped' else \
+                            'DISAGREE ' + describe(sig, names)
+                        log.write('%d %s %.1f %s\n' % (seed, v, elapsed, kernels))
+                        log.flush()
+                    if sig == 'skipped':
+                        skipped += 1
+                        continue
+                    done += 1
+                    if sig is not None:
+                        fails.append((seed, sig, elapsed))
+                        if not a.quiet:
+                            print('seed %d: %s' % (seed, describe(sig, names)), flush=True)
+                    if not a.quiet and done % 500 == 0:
+                        print('... %d programs, %d disagree, %.0f s' % (
+                            done, len(fails), time.time() - t0), file=sys.stderr, flush=True)
             t1 = time.time()
             fails.sort()
             reports = []
-            if fails:
+            if fails and not cfg.reduce:
+                # --no-reduce: the generated programs only (rerunning every
+                # executor for the reproducers' outputs would cost another
+                # build each, too much when many disagree)
+                for s, sig, el in fails:
+                    path = os.path.join(cfg.out, 'fail-%d.orig.nesl' % s)
+                    with open(path, 'w') as f:
+                        f.write(nesl_gen.generate(s, cfg.small))
+                    reports.append((s, sig, path, 0, 0, 0.0))
+            elif fails:
                 if not a.quiet:
                     print('minimizing %d disagreement(s)...' % len(fails), file=sys.stderr,
                           flush=True)
@@ -656,6 +722,8 @@ def main(argv):
                     reports.append(fu.result())
     finally:
         shutil.rmtree(cfg.tmp, ignore_errors=True)
+        if log:
+            log.close()
     t2 = time.time()
 
     rel = os.path.relpath(cfg.out)
@@ -674,8 +742,13 @@ def main(argv):
                                                 ' ...' if len(ss) > 8 else ''))
     print('executors: %s; run %.0f s, minimize %.0f s; reproducers in %s' % (
         ', '.join(names), t1 - t0, t2 - t1, rel))
+    if skipped:
+        print('%d seed(s) skipped: more than %d kernels' % (skipped, a.max_kernels))
+    if stopped:
+        print('stopped by --time-limit after %.0f s' % (t1 - t0))
+    print('seeds %d..%d%s' % (a.seed, next_seed - 1, ' (small profile)' if a.small else ''))
     d = len(fails)
-    print('%d programs, %d agree, %d disagree' % (a.n, a.n - d, d))
+    print('%d programs, %d agree, %d disagree' % (done, done - d, d))
     return 1 if d else 0
 
 

@@ -26,6 +26,10 @@ Guarantees, by construction:
 
 Usage: nesl_gen.py SEED            print the program for SEED
        nesl_gen.py --stats N SEED  generate N programs, print construct counts
+       --small                     the small profile: at most 1 global, 2
+                                   functions and 3 top-level forms, shallower,
+                                   no long sequences (for back ends whose
+                                   builds are slow: CUDA)
 """
 
 import random
@@ -157,9 +161,10 @@ def ilit(x):
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, small=False):
         self.r = random.Random(seed)
         self.seed = seed
+        self.small = small        # the small profile (--small): fewer, shallower forms
         self.n = 0
         self.datas = {}           # name -> [field types]
         self.funs = []            # user functions (Fn), in definition order
@@ -1371,6 +1376,7 @@ class Gen:
     # ------------------------------------------------------ program
     def program(self):
         r = self.r
+        sm = self.small
         out = []
         self.pending_generic = []
         env = []
@@ -1384,7 +1390,7 @@ class Gen:
             if self.chance(0.3):
                 out.append(self.def_data())
         # globals
-        for _ in range(r.randint(0, 3)):
+        for _ in range(r.randint(0, 1 if sm else 3)):
             t = self.rand_type(2)
             e = self.gen(t, Ctx(list(env), depth=3), LTOP, BF)
             if is_tup(t) and self.chance(0.4):
@@ -1398,7 +1404,7 @@ class Gen:
             env += vs
         # functions
         kinds = ['plain', 'plain', 'countdown', 'divide', 'ho']
-        for _ in range(r.randint(1, 5)):
+        for _ in range(r.randint(1, 2 if sm else 5)):
             k = r.choice(kinds)
             if k == 'countdown' and self.chance(0.3):
                 k = 'mutual'
@@ -1411,13 +1417,13 @@ class Gen:
         self.err_fun = None
         nerr = 1 if self.chance(0.08) else 0
         forms = []
-        for i in range(r.randint(4, 8)):
+        for i in range(r.randint(1, 3) if sm else r.randint(4, 8)):
             t = self.rand_type(2)
             if self.chance(0.5) and not is_seq(t):
                 t = Seq(t)
-            c = Ctx(list(env), depth=r.randint(3, 6))
+            c = Ctx(list(env), depth=r.randint(2, 4) if sm else r.randint(3, 6))
             # now and then a long sequence (printed truncated after 100)
-            L = LLONG if is_seq(t) and self.chance(0.1) else LTOP
+            L = LLONG if is_seq(t) and self.chance(0.1) and not sm else LTOP
             if L == LLONG:
                 self.note('long-seq')
             e = self.gen(t, c, L, BF)
@@ -1448,28 +1454,32 @@ class Gen:
                 self.note('call-toplevel-each')
                 flush()
         out += forms
-        return '%% nesl_gen %d, seed %d %%\n' % (VERSION, self.seed) + '\n'.join(out) + '\n'
+        return '%% nesl_gen %d%s, seed %d %%\n' % (VERSION, ' small' if sm else '', self.seed) \
+            + '\n'.join(out) + '\n'
 
 
-def generate(seed):
-    return Gen(seed).program()
+def generate(seed, small=False):
+    return Gen(seed, small).program()
 
 
 def main(argv):
-    if len(argv) == 4 and argv[1] == '--stats':
+    args = argv[1:]
+    small = '--small' in args
+    args = [a for a in args if a != '--small']
+    if len(args) == 3 and args[0] == '--stats':
         tot = {}
-        for s in range(int(argv[3]), int(argv[3]) + int(argv[2])):
-            g = Gen(s)
+        for s in range(int(args[2]), int(args[2]) + int(args[1])):
+            g = Gen(s, small)
             g.program()
             for k, v in g.stats.items():
                 tot[k] = tot.get(k, 0) + 1
         for k in sorted(tot):
             print('%6d  %s' % (tot[k], k))
         return 0
-    if len(argv) != 2:
-        sys.stderr.write('usage: nesl_gen.py SEED | --stats N SEED\n')
+    if len(args) != 1:
+        sys.stderr.write('usage: nesl_gen.py [--small] SEED | [--small] --stats N SEED\n')
         return 2
-    sys.stdout.write(generate(int(argv[1])))
+    sys.stdout.write(generate(int(args[0]), small))
     return 0
 
 

@@ -1,0 +1,58 @@
+#!/bin/bash
+# device_cpu.sh — one device call of issue 7's CPU campaign (doc/difftest.md,
+# doc/fuzzing.md): the random programs through the five CPU executors with
+# tcc builds, and front-end fuzzing beside them.  Run from a directory laid
+# out as devbuild/NAME (nesslc, build/lib, tests/gen, tests/float_cmp.py,
+# tcc with its tcclib/, tests/fuzz/fuzz_nesl_none, seeds/); results go to
+# $OUT.
+#   device_cpu.sh FIRST_SEED N JOBS LIMIT_S FUZZ_NORMAL FUZZ_NICED
+# JOBS programs run at a time for at most LIMIT_S seconds; FUZZ_NORMAL
+# fuzz_nesl workers at normal priority and FUZZ_NICED at nice 19 (they take
+# what the difftest leaves idle) run for LIMIT_S + 10 seconds.
+set -u
+first=$1 n=$2 jobs=$3 limit=$4 fnorm=$5 fnice=$6
+D=$(cd "$(dirname "$0")" && pwd)
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+cd "$D" || exit 1
+{ nproc; uname -r; free -g | head -2; gcc --version | head -1; } >"$OUT/env.txt" 2>&1
+
+# tcc probe: one random program's C build and run (doc/difftest.md says why)
+cc="$D/tcc -B $D/tcclib"
+python3 tests/gen/nesl_gen.py "$first" >/tmp/probe.nesl
+s=$(date +%s.%N)
+NESSLC_CC="$cc" NESSLC_CFLAGS=-std=c11 ./nesslc -o /tmp/probe.exe /tmp/probe.nesl >/tmp/probe.build 2>&1
+b=$(date +%s.%N)
+/tmp/probe.exe >/tmp/probe.out 2>&1
+e=$(date +%s.%N)
+echo "tcc probe: build $(awk "BEGIN{print $b - $s}") s (status in probe.build: $(wc -c </tmp/probe.build) bytes), run $(awk "BEGIN{print $e - $b}") s" | tee "$OUT/probe.txt"
+head -5 /tmp/probe.build >>"$OUT/probe.txt"
+
+# fuzzers: fresh corpus per worker, the test programs as seeds
+fz=/tmp/fz
+mkdir -p "$fz/crashes"
+total=$((fnorm + fnice))
+for i in $(seq 1 "$total"); do
+    mkdir -p "$fz/corpus-$i"
+    pre=""
+    [ "$i" -gt "$fnorm" ] && pre="nice -n 19"
+    $pre tests/fuzz/fuzz_nesl_none -seed=$((7000 + i)) -max_total_time=$((limit + 10)) -timeout=10 \
+        -rss_limit_mb=2048 -max_len=8192 -dict=tests/fuzz/nesl.dict -artifact_prefix="$fz/crashes/" \
+        -print_final_stats=1 "$fz/corpus-$i" seeds >"$fz/job-$i.log" 2>&1 &
+done
+
+PYTHONUNBUFFERED=1 python3 tests/gen/difftest.py -n "$n" -s "$first" -j "$jobs" --cc "$cc" --cflags=-std=c11 \
+    --time-limit "$limit" --no-reduce --log "$OUT/difftest.log" --out /tmp/dt >"$OUT/difftest.txt" 2>&1
+echo "difftest exit status $?" >>"$OUT/difftest.txt"
+tar czf "$OUT/repro.tgz" -C /tmp/dt .   # at most 8 files come back
+wait
+sum=0
+for i in $(seq 1 "$total"); do
+    x=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fz/job-$i.log")
+    echo "fuzz job $i: ${x:-NO FINAL STATS} executions"
+    [ -n "$x" ] || tail -3 "$fz/job-$i.log"
+    sum=$((sum + ${x:-0}))
+done >"$OUT/fuzz.txt"
+echo "fuzz total: $sum executions, $(ls "$fz/crashes" | wc -l) findings" >>"$OUT/fuzz.txt"
+tar czf "$OUT/fuzz_crashes.tgz" -C "$fz" crashes
+cat "$OUT/probe.txt"; tail -6 "$OUT/difftest.txt"; tail -3 "$OUT/fuzz.txt"

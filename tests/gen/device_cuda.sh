@@ -1,0 +1,55 @@
+#!/bin/bash
+# device_cuda.sh — one device call of issue 7's CUDA campaign (doc/difftest.md):
+# the GPU check of tests/codegen and examples in mode cuda, then random
+# programs of the small profile with at most MAXK SOAC kernels through the
+# AST interpreter and the CUDA back end, and optionally fuzz_nesl workers
+# beside them.  Run from a directory laid out as devbuild/NAME (nesslc,
+# build/lib, tests/gen, tests/float_cmp.py, repo/ with tests/run_tests.sh,
+# tests/codegen and examples, tests/fuzz/fuzz_nesl_none, seeds/); results go
+# to $OUT.
+#   device_cuda.sh FIRST_SEED COUNT MAXK JOBS LIMIT_S CHECK_JOBS FUZZ_NORMAL FUZZ_NICED
+set -u
+first=$1 count=$2 maxk=$3 jobs=$4 limit=$5 cjobs=$6 fnorm=$7 fnice=$8
+D=$(cd "$(dirname "$0")" && pwd)
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+cd "$D" || exit 1
+export PATH=/usr/local/cuda/bin:$PATH
+[ -x /usr/local/cuda/bin/nvcc ] || export NESSLC_NVCC=$(command -v nvcc)
+{ nproc; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -1; } >"$OUT/env.txt" 2>&1
+t0=$(date +%s)
+
+# the GPU check of the generated-code and runtime change, beside the campaign
+(cd repo && PYTHONUNBUFFERED=1 timeout $((limit + 30)) tests/run_tests.sh --nesslc "$D/nesslc" --mode cuda \
+    --jobs "$cjobs" --timeout 300 -v codegen examples >"$OUT/gpu_check.txt" 2>&1
+ echo "gpu check done after $(($(date +%s) - t0)) s" >>"$OUT/gpu_check.txt") &
+check=$!
+
+fz=/tmp/fz
+mkdir -p "$fz/crashes"
+total=$((fnorm + fnice))
+for i in $(seq 1 "$total"); do
+    mkdir -p "$fz/corpus-$i"
+    pre=""
+    [ "$i" -gt "$fnorm" ] && pre="nice -n 19"
+    $pre tests/fuzz/fuzz_nesl_none -seed=$((9000 + i)) -max_total_time=$((limit + 10)) -timeout=10 \
+        -rss_limit_mb=2048 -max_len=8192 -dict=tests/fuzz/nesl.dict -artifact_prefix="$fz/crashes/" \
+        -print_final_stats=1 "$fz/corpus-$i" seeds >"$fz/job-$i.log" 2>&1 &
+done
+
+PYTHONUNBUFFERED=1 python3 tests/gen/difftest.py --small --max-kernels "$maxk" --count "$count" -s "$first" \
+    -j "$jobs" --executors ast,cuda --timeout 200 --time-limit "$limit" --no-reduce \
+    --log "$OUT/difftest_cuda.log" --out /tmp/dt >"$OUT/difftest_cuda.txt" 2>&1
+echo "difftest exit status $? after $(($(date +%s) - t0)) s" >>"$OUT/difftest_cuda.txt"
+tar czf "$OUT/repro.tgz" -C /tmp/dt .   # at most 8 files come back
+wait
+sum=0
+for i in $(seq 1 "$total"); do
+    x=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fz/job-$i.log")
+    echo "fuzz job $i: ${x:-NO FINAL STATS} executions"
+    [ -n "$x" ] || tail -3 "$fz/job-$i.log"
+    sum=$((sum + ${x:-0}))
+done >"$OUT/fuzz.txt"
+echo "fuzz total: $sum executions, $(ls "$fz/crashes" | wc -l) findings" >>"$OUT/fuzz.txt"
+tar czf "$OUT/fuzz_crashes.tgz" -C "$fz" crashes
+tail -3 "$OUT/gpu_check.txt"; tail -6 "$OUT/difftest_cuda.txt"; tail -2 "$OUT/fuzz.txt"
