@@ -19,8 +19,9 @@
 # Variables: TESTS="filter..." limits the program tests, JOBS=N their
 # parallelism, MODE=m the executor (see tests/run_tests.sh --help),
 # TEST_TIMEOUT=S the per-test time limit (default 60 s, check-asan 300 s),
-# FUZZ_SECONDS=S / FUZZ_TARGETS="nesl lcu" the fuzzers' run, V=1 full
-# command lines.
+# FUZZ_SECONDS=S / FUZZ_TARGETS="nesl lcu" the fuzzers' run, FUZZ_SAN=none
+# (or undefined) / FUZZ_DIR=build/fuzz-none a faster unsanitized fuzzer build
+# in its own directory, V=1 full command lines.
 
 .DEFAULT_GOAL := all
 MAKEFLAGS += --no-print-directory
