@@ -7,6 +7,7 @@
 # taking the idle time throughout.  Layout as for device_cpu.sh and
 # device_cuda.sh; results in $OUT.
 #   device_both.sh CUDA_FIRST CUDA_COUNT MAXK CPU_FIRST CPU_N END_S FUZZ_NICED
+. "$(dirname "$0")/device_lib.sh"
 set -u
 cfirst=$1 ccount=$2 maxk=$3 first=$4 n=$5 end=$6 fnice=$7
 D=$(cd "$(dirname "$0")" && pwd)
@@ -49,13 +50,5 @@ echo "difftest exit status $? after $(($(date +%s) - t0)) s" >>"$OUT/difftest_cp
 mkdir -p /tmp/dtall && cp /tmp/dt/fail-* /tmp/dtc/fail-* /tmp/dtall/ 2>/dev/null
 tar czf "$OUT/repro.tgz" -C /tmp/dtall .   # at most 8 files come back
 wait
-sum=0
-for i in $(seq 1 "$fnice"); do
-    x=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fz/job-$i.log")
-    echo "fuzz job $i: ${x:-NO FINAL STATS} executions"
-    [ -n "$x" ] || tail -3 "$fz/job-$i.log"
-    sum=$((sum + ${x:-0}))
-done >"$OUT/fuzz.txt"
-echo "fuzz total: $sum executions, $(ls "$fz/crashes" | wc -l) findings" >>"$OUT/fuzz.txt"
-tar czf "$OUT/fuzz_crashes.tgz" -C "$fz" crashes
+fuzz_summary "$fz" "$fnice"
 tail -5 "$OUT/difftest_cuda.txt"; cat "$OUT/difftest_cpu.txt" | head -3; tail -5 "$OUT/difftest_cpu.txt"; tail -2 "$OUT/fuzz.txt"

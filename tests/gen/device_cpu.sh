@@ -9,6 +9,7 @@
 # JOBS programs run at a time for at most LIMIT_S seconds; FUZZ_NORMAL
 # fuzz_nesl workers at normal priority and FUZZ_NICED at nice 19 (they take
 # what the difftest leaves idle) run for LIMIT_S + 10 seconds.
+. "$(dirname "$0")/device_lib.sh"
 set -u
 first=$1 n=$2 jobs=$3 limit=$4 fnorm=$5 fnice=$6
 D=$(cd "$(dirname "$0")" && pwd)
@@ -46,13 +47,5 @@ PYTHONUNBUFFERED=1 python3 tests/gen/difftest.py -n "$n" -s "$first" -j "$jobs" 
 echo "difftest exit status $?" >>"$OUT/difftest.txt"
 tar czf "$OUT/repro.tgz" -C /tmp/dt .   # at most 8 files come back
 wait
-sum=0
-for i in $(seq 1 "$total"); do
-    x=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fz/job-$i.log")
-    echo "fuzz job $i: ${x:-NO FINAL STATS} executions"
-    [ -n "$x" ] || tail -3 "$fz/job-$i.log"
-    sum=$((sum + ${x:-0}))
-done >"$OUT/fuzz.txt"
-echo "fuzz total: $sum executions, $(ls "$fz/crashes" | wc -l) findings" >>"$OUT/fuzz.txt"
-tar czf "$OUT/fuzz_crashes.tgz" -C "$fz" crashes
+fuzz_summary "$fz" "$total"
 cat "$OUT/probe.txt"; tail -6 "$OUT/difftest.txt"; tail -3 "$OUT/fuzz.txt"

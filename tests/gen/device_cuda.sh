@@ -8,6 +8,7 @@
 # tests/codegen and examples, tests/fuzz/fuzz_nesl_none, seeds/); results go
 # to $OUT.
 #   device_cuda.sh FIRST_SEED COUNT MAXK JOBS LIMIT_S CHECK_JOBS FUZZ_NORMAL FUZZ_NICED
+. "$(dirname "$0")/device_lib.sh"
 set -u
 first=$1 count=$2 maxk=$3 jobs=$4 limit=$5 cjobs=$6 fnorm=$7 fnice=$8
 D=$(cd "$(dirname "$0")" && pwd)
@@ -43,13 +44,5 @@ PYTHONUNBUFFERED=1 python3 tests/gen/difftest.py --small --max-kernels "$maxk" -
 echo "difftest exit status $? after $(($(date +%s) - t0)) s" >>"$OUT/difftest_cuda.txt"
 tar czf "$OUT/repro.tgz" -C /tmp/dt .   # at most 8 files come back
 wait
-sum=0
-for i in $(seq 1 "$total"); do
-    x=$(sed -n 's/^stat::number_of_executed_units: *//p' "$fz/job-$i.log")
-    echo "fuzz job $i: ${x:-NO FINAL STATS} executions"
-    [ -n "$x" ] || tail -3 "$fz/job-$i.log"
-    sum=$((sum + ${x:-0}))
-done >"$OUT/fuzz.txt"
-echo "fuzz total: $sum executions, $(ls "$fz/crashes" | wc -l) findings" >>"$OUT/fuzz.txt"
-tar czf "$OUT/fuzz_crashes.tgz" -C "$fz" crashes
+fuzz_summary "$fz" "$total"
 tail -3 "$OUT/gpu_check.txt"; tail -6 "$OUT/difftest_cuda.txt"; tail -2 "$OUT/fuzz.txt"
