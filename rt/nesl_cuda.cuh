@@ -48,7 +48,8 @@ enum { NESL_E_DIV = 1, NESL_E_REM, NESL_E_BREM, NESL_E_BMOD, NESL_E_ISQRT, NESL_
  * pointer instead of copying the bytes keeps the failure path that every
  * checked operation inlines short (compile time, doc/codegen.md). */
 typedef struct NeslDErr {
-    int lock, set, code, pad;
+    int lock, set, code;
+    int local;   /* a thread's own record in registers (nesl_derr_local), merged by nesl_derr_merge */
     long long it, a, b;
     const char *name;
 } NeslDErr;
@@ -79,7 +80,10 @@ void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes);
 unsigned *nesl_cu_counter(NeslRt *rt);
 NESL_C_END
 
-static __device__ void nesl_derr_rec(NeslDErr *e, int64_t it, int code, long long a, long long b, const char *name)
+/* The shared record: the earliest iteration wins.  Not inlined, so that
+ * a thread's own record (below), whose calls never reach it, has no atomic
+ * on local memory in its code. */
+static __device__ __noinline__ void nesl_derr_rec_shared(NeslDErr *e, int64_t it, int code, long long a, long long b, const char *name)
 {
     if (*(volatile int *)&e->set && *(volatile long long *)&e->it <= it) return;
     while (atomicCAS(&e->lock, 0, 1) != 0) { }
@@ -95,6 +99,44 @@ static __device__ void nesl_derr_rec(NeslDErr *e, int64_t it, int code, long lon
     }
     __threadfence();
     atomicExch(&e->lock, 0);
+}
+
+static __device__ __forceinline__ void nesl_derr_rec(NeslDErr *e, int64_t it, int code, long long a, long long b, const char *name)
+{
+    if (e->local) {   /* known at compile time once inlined: no fence, no atomic */
+        if (!e->set || it < e->it) {
+            e->it = it;
+            e->code = code;
+            e->a = a;
+            e->b = b;
+            e->name = name;
+            e->set = 1;
+        }
+        return;
+    }
+    nesl_derr_rec_shared(e, it, code, a, b, name);
+}
+
+/* A thread's error record for an unrolled run of pulls: the global
+ * record's fences and atomics between the loads kept a thread's loads
+ * from being issued together (dot product: 0.445 ms against 0.293 ms with
+ * no checks, H100, 1e8 floats).  The earliest iteration wins in both, so
+ * merging gives what recording each error at once would. */
+static __device__ __forceinline__ NeslDErr nesl_derr_local(void)
+{
+    NeslDErr l;
+    l.lock = 0;
+    l.set = 0;
+    l.code = 0;
+    l.local = 1;
+    l.it = l.a = l.b = 0;
+    l.name = 0;
+    return l;
+}
+
+static __device__ __forceinline__ void nesl_derr_merge(NeslDErr *e, const NeslDErr &l)
+{
+    if (l.set) nesl_derr_rec(e, l.it, l.code, l.a, l.b, l.name);
 }
 
 static __device__ inline int32_t nesl_ck_div(NeslDErr *e, int64_t it, int32_t a, int32_t b)
@@ -284,10 +326,12 @@ template <class S> __global__ void nesl_k_map(S s, int64_t n, NeslDErr *e)
     for (int64_t lo = (int64_t)blockIdx.x * chunk + threadIdx.x; lo < n; lo += stride) {
         if (lo + (NESL_MAP_ITEMS - 1) * NESL_BLOCK < n) {
             R r[NESL_MAP_ITEMS];
+            NeslDErr le = nesl_derr_local();
 #pragma unroll
-            for (int k = 0; k < NESL_MAP_ITEMS; k++) r[k] = s.pull(lo + k * NESL_BLOCK, e);
+            for (int k = 0; k < NESL_MAP_ITEMS; k++) r[k] = s.pull(lo + k * NESL_BLOCK, &le);
 #pragma unroll
             for (int k = 0; k < NESL_MAP_ITEMS; k++) s.store(lo + k * NESL_BLOCK, r[k]);
+            nesl_derr_merge(e, le);
         } else {
             for (int64_t i = lo; i < n; i += NESL_BLOCK) s.store(i, s.pull(i, e));
         }
@@ -363,12 +407,14 @@ __global__ void nesl_k_reduce(S s, int64_t n, int64_t ntiles, R ident, R *part, 
         t.ok = 0;
         if (STRIPED && tile * NESL_TILE + NESL_TILE <= n) {   /* a full tile: all loads first */
             R x[NESL_ITEMS];
+            NeslDErr le = nesl_derr_local();
 #pragma unroll
-            for (int k = 0; k < NESL_ITEMS; k++) x[k] = s.pull(lo + k * NESL_BLOCK, e);
+            for (int k = 0; k < NESL_ITEMS; k++) x[k] = s.pull(lo + k * NESL_BLOCK, &le);
             t.v = x[0];
             t.ok = 1;
 #pragma unroll
-            for (int k = 1; k < NESL_ITEMS; k++) t.v = s.op(t.v, x[k], lo + k * NESL_BLOCK, e);
+            for (int k = 1; k < NESL_ITEMS; k++) t.v = s.op(t.v, x[k], lo + k * NESL_BLOCK, &le);
+            nesl_derr_merge(e, le);
         } else if (STRIPED) {   /* the last, partial tile: not unrolled, so the thunks are inlined once more, not 8 times */
 #pragma unroll 1
             for (int k = 0; k < NESL_ITEMS; k++) {
@@ -380,15 +426,17 @@ __global__ void nesl_k_reduce(S s, int64_t n, int64_t ntiles, R ident, R *part, 
                 }
             }
         } else {
+            NeslDErr le = nesl_derr_local();
 #pragma unroll
             for (int k = 0; k < NESL_ITEMS; k++) {
                 int64_t i = lo + k;
                 if (i < n) {
-                    R x = s.pull(i, e);
-                    t.v = t.ok ? s.op(t.v, x, i, e) : x;
+                    R x = s.pull(i, &le);
+                    t.v = t.ok ? s.op(t.v, x, i, &le) : x;
                     t.ok = 1;
                 }
             }
+            nesl_derr_merge(e, le);
         }
         t = nesl_block_reduce(t, c);
         if (threadIdx.x == 0 && t.ok) {
