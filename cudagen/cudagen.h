@@ -99,8 +99,17 @@ typedef struct CVal {
     int n;                     /* flat components */
     CExpr **comps;             /* scalars: the value; [b]: a NeslVec *; sd: a NeslSd * */
     CExpr *data, *len;         /* a vector held in locals (kernels): typed data pointer, int64 length */
-    const struct CVal *in_range_of;  /* an int known to lie in 0..#v-1 for this vector value */
+    const struct GenRange *in_range;  /* an int known to be a valid subscript of these vectors */
 } CVal;
+
+/* The vectors a SOAC's index is a valid subscript of: the one whose length
+ * is its size expression, and those fusion proved as long (LcuSoac.same_len;
+ * gen_kernel.c checks them on the host before the launch). */
+typedef struct GenRange {
+    int n;
+    const struct CVal **vecs;
+    const Sym *syms;
+} GenRange;
 
 typedef struct CEnv { Sym name; const CVal *v; const struct CEnv *next; } CEnv;
 
@@ -146,15 +155,15 @@ typedef struct ThunkGen {
 } ThunkGen;
 
 /* gen_thunk: bind the thunk's parameters to args (one per flat parameter,
- * of the given bases; range0, if not NULL, is a vector the first argument
+ * of the given bases; range0, if not NULL, holds vectors the first argument
  * is a valid index of), emit its body into blk and pass the results to k. */
 void gen_thunk(Gen *g, const ThunkGen *t, int nargs, CExpr **args, const LcuBase *bases,
-               const CVal *range0, const ErrCtx *ec, const Cont *k, CBlock *blk);
+               const GenRange *range0, const ErrCtx *ec, const Cont *k, CBlock *blk);
 /* Whether an expression contains a checked operation; for a thunk whose
- * first parameter ranges over 0..#range-1 (range may be NULL), subscripts
- * range[param] do not count. */
+ * first parameter is a valid subscript of the vectors of range (range may be
+ * NULL), subscripts v[param] of those do not count. */
 bool gen_may_fail(const LcuExpr *e);
-bool gen_thunk_may_fail(const LcuThunk *t, Sym range);
+bool gen_thunk_may_fail(const LcuThunk *t, const GenRange *range);
 
 /* ---- the skeleton interface ---- */
 /* One SOAC of a kernel, ready for its skeleton.  The shared kernel generator
@@ -170,7 +179,7 @@ typedef struct SoacGen {
     CExpr **ident;             /* REDUCE, SCAN: the identity, n components */
     CExpr *size;               /* int64 name: the index-space size (SEG_: the total) */
     const CVal *sd;            /* SEG_: the segment descriptor */
-    const CVal *range;         /* non-SEG: a vector whose length is the size, if known */
+    const GenRange *range;     /* non-SEG: vectors whose length is the size, if known */
     CExpr *rt;                 /* the NeslRt * */
     ErrCtx err;                /* the kernel's error record for parallel code */
     ErrCtx herr;               /* immediate errors (sequential host code) */

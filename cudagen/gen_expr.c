@@ -142,7 +142,14 @@ static CExpr **one(Gen *g, CExpr *e)
  * whose index space is 0..#v-1 (as gen_index proves), not shadowed. */
 static bool nonzero_lit(const LcuExpr *e) { return e->kind == LE_INT && e->u.i != 0; }
 
-typedef struct Fact { Sym idx, vec; } Fact;
+typedef struct Fact { Sym idx; const GenRange *r; } Fact;
+
+static bool range_has_sym(const GenRange *r, Sym v)
+{
+    for (int i = 0; r && i < r->n; i++)
+        if (r->syms[i] == v) return true;
+    return false;
+}
 
 static bool fails(const LcuExpr *e, Fact f);
 
@@ -163,7 +170,7 @@ static bool fails(const LcuExpr *e, Fact f)
         const LcuBind *b = e->u.let.bind;
         if (fails(b->rhs, f)) return true;
         for (int i = 0; i < b->nvars; i++)
-            if (b->vars[i] == f.idx) f.idx = f.vec = NULL;
+            if (b->vars[i] == f.idx) { f.idx = NULL; f.r = NULL; }
         return fails(e->u.let.body, f);
     }
     case LE_IF: return fails(e->u.if_.cond, f) || fails(e->u.if_.then_e, f) || fails(e->u.if_.else_e, f);
@@ -174,7 +181,7 @@ static bool fails(const LcuExpr *e, Fact f)
         return fails(e->u.bin.l, f) || fails(e->u.bin.r, f);
     case LE_UNOP: return fails(e->u.un.e, f);
     case LE_INDEX:
-        return !(f.vec && e->u.index.vec == f.vec && e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == f.idx);
+        return !(f.idx && range_has_sym(f.r, e->u.index.vec) && e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == f.idx);
     case LE_CALL: {
         const char *fn = e->u.call.name;
         if (!strcmp(fn, "isqrt")) return true;
@@ -194,7 +201,7 @@ bool gen_may_fail(const LcuExpr *e)
     return fails(e, none);
 }
 
-bool gen_thunk_may_fail(const LcuThunk *t, Sym range)
+bool gen_thunk_may_fail(const LcuThunk *t, const GenRange *range)
 {
     Fact f = { t->nparams ? t->params[0] : NULL, t->nparams ? range : NULL };
     return fails(t->body, f);
@@ -305,8 +312,11 @@ static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr
     const CVal *v = cenv_find(env, e->u.index.vec);
     const LcuExpr *ie = e->u.index.idx;
     CExpr *data = cval_data(g, v);
-    if (ie->kind == LE_VAR && cenv_find(env, ie->u.var)->in_range_of == v)
-        return cx_index(g->a, data, cenv_find(env, ie->u.var)->comps[0]);
+    if (ie->kind == LE_VAR) {
+        const GenRange *r = cenv_find(env, ie->u.var)->in_range;
+        for (int k = 0; r && k < r->n; k++)
+            if (r->vecs[k] == v) return cx_index(g->a, data, cenv_find(env, ie->u.var)->comps[0]);
+    }
     CExpr *i = gen_hoist(g, blk, "int32_t", "ix", gen_expr(g, env, ec, ie, blk)[0]);
     const char *vn = e->u.index.vec;
     CExpr *ok = cx_calln(g->a, "nesl_ck_index", 5, ec->err, ec->it, i, cval_len(g, v), cx_str(g->a, vn, (int)strlen(vn)));
@@ -416,7 +426,7 @@ CExpr **gen_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CB
 
 /* ---- thunks ---- */
 void gen_thunk(Gen *g, const ThunkGen *t, int nargs, CExpr **args, const LcuBase *bases,
-               const CVal *range0, const ErrCtx *ec, const Cont *k, CBlock *blk)
+               const GenRange *range0, const ErrCtx *ec, const Cont *k, CBlock *blk)
 {
     const LcuThunk *th = t->thunk;
     const CEnv *env = t->env;
@@ -424,7 +434,7 @@ void gen_thunk(Gen *g, const ThunkGen *t, int nargs, CExpr **args, const LcuBase
     for (int i = 0; i < th->nparams && i < nargs; i++) {
         CExpr *x = gen_hoist(g, blk, gen_base_ctype(g, bases[i]), th->params[i], args[i]);
         CVal *v = cval_new(g, lcu_t_base(g->a, bases[i]), 1, &x);
-        if (i == 0) v->in_range_of = range0;
+        if (i == 0) v->in_range = range0;
         env = cenv_bind(g, env, th->params[i], v);
     }
     CExpr **res = gen_expr(g, env, ec, th->body, blk);

@@ -112,10 +112,33 @@ static bool filter_flag_dead(const LcuKernel *k, const LcuKBind *b)
 typedef struct KCtx { const LcuKernel *k; CBlock *body; CExpr *rt, *err; const CEnv *env; } KCtx;
 
 /* range: the vector whose length is the SOAC's size, for pull and index thunks */
-static ThunkGen thunk_gen(const KCtx *kc, const LcuSoac *s, int i, Sym range)
+static ThunkGen thunk_gen(const KCtx *kc, const LcuSoac *s, int i, const GenRange *range)
 {
     ThunkGen t = { s->args[i]->u.thunk, kc->env, gen_thunk_may_fail(s->args[i]->u.thunk, range) };
     return t;
+}
+
+/* The vectors a non-SEG SOAC's index is a valid subscript of: #v as its
+ * size, and fusion's same_len. */
+static GenRange *soac_range(Gen *g, const KCtx *kc, const LcuSoac *s, const LcuExpr *size)
+{
+    int cap = s->nsame_len + 1;
+    GenRange *r = arena_alloc(g->a, sizeof *r);
+    r->vecs = arena_alloc(g->a, sizeof *r->vecs * (size_t)cap);
+    Sym *syms = arena_alloc(g->a, sizeof *syms * (size_t)cap);
+    r->syms = syms;
+    for (int k = -1; k < s->nsame_len; k++) {
+        Sym x = k < 0 ? (size->kind == LE_LEN ? size->u.len.vec : NULL) : s->same_len[k];
+        if (!x) continue;
+        const CVal *v = cenv_find(kc->env, x);
+        if (!v || (v->type->kind != LT_VEC && v->type->kind != LT_REF)) continue;
+        bool dup = false;
+        for (int j = 0; j < r->n; j++) dup |= syms[j] == x;
+        if (dup) continue;
+        r->vecs[r->n] = v;
+        syms[r->n++] = x;
+    }
+    return r->n ? r : NULL;
 }
 
 /* Everything of a SOAC's generation up to its skeleton: its size and
@@ -142,7 +165,7 @@ static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
     CExpr *kexpr = cx_name(a, arena_strndup(a, kind, strlen(kind)));
     bool seg = s->kind >= LS_SEG_PERMUTE;
     const LcuExpr *last = s->args[s->nargs - 1]->kind == LA_EXPR ? s->args[s->nargs - 1]->u.expr : NULL;
-    Sym range = NULL;
+    GenRange *range = NULL;
     if (s->kind == LS_ONCE) {
         cs_expr(a, blk, cx_calln(a, "nesl_stat_soac", 3, kc->rt, kexpr, cx_int(a, 1)));
     } else {
@@ -152,17 +175,17 @@ static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
             n = cx_calln(a, "nesl_sd_total", 2, kc->rt, sg.sd->comps[0]);
         } else {
             n = cx_calln(a, "nesl_size", 3, kc->rt, kexpr, gen_expr(g, kc->env, &sg.herr, last, blk)[0]);
-            if (last->kind == LE_LEN) {
-                const CVal *v = cenv_find(kc->env, last->u.len.vec);
-                if (v->type->kind == LT_VEC || v->type->kind == LT_REF) {
-                    sg.range = v;
-                    range = last->u.len.vec;
-                }
-            }
+            range = soac_range(g, kc, s, last);
         }
         const char *nv = gen_fresh(g, "n");
         cs_decl(a, blk, "int64_t", nv, n);
         sg.size = cx_name(a, nv);
+        sg.range = range;
+        /* fusion's facts, verified: a wrong one is an internal error, never an unchecked read */
+        for (int k = 0; range && k < range->n; k++)
+            if (!(last->kind == LE_LEN && last->u.len.vec == range->syms[k]))
+                cs_expr(a, blk, cx_calln(a, "nesl_same_len", 4, kc->rt, cval_len(g, range->vecs[k]), sg.size,
+                                         cx_str(a, range->syms[k], (int)strlen(range->syms[k]))));
         cs_expr(a, blk, cx_calln(a, "nesl_stat_soac", 3, kc->rt, kexpr, sg.size));
     }
     sg.pull = thunk_gen(kc, s, 0, range);

@@ -23,7 +23,7 @@ static void k_capture(Gen *g, void *ctx, CBlock *blk, int n, CExpr **res)
 }
 
 static CExpr **apply(Gen *g, SoacGen *s, const ThunkGen *t, CBlock *blk, int n, CExpr **args,
-                     const LcuBase *bases, const CVal *range0, CExpr *it)
+                     const LcuBase *bases, const GenRange *range0, CExpr *it)
 {
     ErrCtx ec = { s->err.err, it, false, false };
     Capture cap = { NULL };

@@ -95,7 +95,7 @@ static void k_capture(Gen *g, void *ctx, CBlock *blk, int n, CExpr **res)
     memcpy(c->res, res, sizeof *res * (size_t)n);
 }
 
-static CExpr **apply(Functor *f, const ThunkGen *t, CBlock *blk, int n, CExpr **args, const LcuBase *bases, const CVal *range0)
+static CExpr **apply(Functor *f, const ThunkGen *t, CBlock *blk, int n, CExpr **args, const LcuBase *bases, const GenRange *range0)
 {
     Arena *a = f->g->a;
     ErrCtx ec = { cx_name(a, "derr"), cx_name(a, "it"), false, false };

@@ -49,6 +49,27 @@ static bool unifiable(const LcuSoac *x)
     return (x->kind == LS_MAP || x->kind == LS_REDUCE || x->kind == LS_SCAN) && x->args[x->nargs - 1]->kind == LA_EXPR;
 }
 
+/* The vector parameters that y reads and whose lengths are in the class of
+ * its size: y's index is a valid subscript of each (a zip's second
+ * sequence, once the length check passed). */
+static void same_len(Fu *F, const LcuKernel *k, LcuSoac *y, SizeCtx *sc)
+{
+    int cls = kernel_size_class(sc->S, y->args[y->nargs - 1]);
+    if (cls < 0) return;
+    PtrVec fv = { 0 };
+    for (int g = 0; g < y->nargs; g++) fu_free_vars_arg(F, y->args[g], &fv);
+    Sym *out = arena_alloc(F->a, sizeof *out * (size_t)(k->nparams ? k->nparams : 1));
+    int n = 0;
+    for (int i = 0; i < k->nparams; i++) {
+        const LcuParam *p = &k->params[i];
+        if (p->type->kind != LT_VEC && p->type->kind != LT_REF) continue;
+        if (!in_list(fv.len, (Sym *)fv.items, p->name)) continue;
+        if (sizes_find(sc->S, sizes_class(sc->S, 1, p->name, 0)) == cls) out[n++] = p->name;
+    }
+    y->nsame_len = n;
+    y->same_len = out;
+}
+
 static void unify_sizes(Fu *F, LcuKernel *k, SizeCtx *sc)
 {
     for (int j = 0; j < k->nbinds; j++) {
@@ -61,6 +82,7 @@ static void unify_sizes(Fu *F, LcuKernel *k, SizeCtx *sc)
             const LcuArg *xs = x->args[x->nargs - 1];
             if (!best || (xs->u.expr->kind == LE_LEN && best->u.expr->kind != LE_LEN)) best = xs;
         }
+        same_len(F, k, y, sc);
         if (!best || best == ys) continue;
         LcuArg *na = arena_alloc(F->a, sizeof *na);
         LcuExpr *e = arena_alloc(F->a, sizeof *e);

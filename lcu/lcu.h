@@ -163,6 +163,12 @@ typedef struct LcuSoac {
     Span span;
     int nargs;
     LcuArg **args;
+    /* Set by fusion (MAP, REDUCE, SCAN): vector parameters of the kernel
+     * proved as long as the size, so their subscripts at the SOAC's index
+     * need no check.  Not part of the text; the code generators verify it
+     * on the host. */
+    int nsame_len;
+    Sym *same_len;
 } LcuSoac;
 
 typedef struct LcuParam { Sym name; const LcuType *type; Span span; } LcuParam;

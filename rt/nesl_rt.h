@@ -169,6 +169,9 @@ static inline void nesl_err_raise(NeslErr *e)
 NESL_C_BEGIN
 /* A SOAC size: negative is an error, as in the interpreter. */
 int64_t nesl_size(NeslRt *rt, NeslSoac k, int32_t n);
+/* A length fusion proved equal to a SOAC's size (its subscripts then go
+ * unchecked): a mismatch is a compiler bug, reported as one (exit 3). */
+void nesl_same_len(NeslRt *rt, int64_t len, int64_t size, const char *name);
 
 /* ---- statistics (printed with --stats, in the interpreter's format) ---- */
 void nesl_stat_kernel(NeslRt *rt);

@@ -250,6 +250,15 @@ int64_t nesl_size(NeslRt *rt, NeslSoac k, int32_t n)
     return n;
 }
 
+void nesl_same_len(NeslRt *rt, int64_t len, int64_t size, const char *name)
+{
+    if (len == size) return;
+    (void)rt;
+    fprintf(stderr, "nesslc: internal error: '%s' has length %lld, not the size %lld that fusion proved (please report this bug)\n",
+            name, (long long)len, (long long)size);
+    exit(3);
+}
+
 double nesl_clock(void)
 {
     struct timespec ts;

@@ -1,0 +1,81 @@
+/* test_same_len.c — fusion's equal-length facts (LcuSoac.same_len) reach
+ * the code generators: in a zip `{x * y : x in xs; y in ys}` both
+ * subscripts of the fused REDUCE's pull are unchecked, each length is
+ * verified once on the host (nesl_same_len), and the program still reports
+ * the length mismatch.  Without fusion (-O0) the subscripts stay checked,
+ * so the pattern test can fail.  Uses $NESSLC (the harness sets it).
+ * Exit status 0 iff every check passes. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *prog =
+    "function dot(xs, ys) = sum({x * y : x in xs; y in ys});\n"
+    "dot([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]);\n"
+    "dot([1.0, 2.0], [4.0, 5.0, 6.0]);\n";
+
+/* the product of two unchecked subscripts at the SOAC's index */
+#define UNCHECKED "'_d_[0-9]+\\[\\(int32_t\\)[a-z_0-9]+\\] \\* [a-z_0-9]+_d_[0-9]+\\[\\(int32_t\\)[a-z_0-9]+\\]'"
+
+static int fails;
+
+/* The first line of cmd's output as a number (-1 if none). */
+static long count(const char *cmd)
+{
+    FILE *f = popen(cmd, "r");
+    if (!f) return -1;
+    char buf[64] = "";
+    long n = fgets(buf, sizeof buf, f) ? strtol(buf, NULL, 10) : -1;
+    pclose(f);
+    return n;
+}
+
+static void expect(const char *what, long got, long lo, long hi)
+{
+    if (got < lo || got > hi) {
+        printf("FAIL: %s: %ld (expected %ld..%ld)\n", what, got, lo, hi);
+        fails++;
+    }
+}
+
+int main(void)
+{
+    const char *nesslc = getenv("NESSLC");
+    if (!nesslc || !*nesslc) nesslc = "./nesslc";
+    char dir[] = "/tmp/nesl_same_len_XXXXXX";
+    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, "%s/z.nesl", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) { perror(path); return 1; }
+    fputs(prog, f);
+    fclose(f);
+
+    static const struct { const char *opts, *file; long lo, hi, same_lo, same_hi; } cases[] = {
+        { "--emit=c", "z.c", 1, 1, 2, 99 },
+        { "--emit=cuda", "z.cu", 1, 1, 2, 99 },
+        { "-O0 --emit=c", "z0.c", 0, 0, 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s %s -o %s z.nesl 2>&1 && grep -cE %s %s", dir, nesslc, cases[i].opts,
+                 cases[i].file, UNCHECKED, cases[i].file);
+        char what[128];
+        snprintf(what, sizeof what, "unchecked products in %s", cases[i].opts);
+        expect(what, count(cmd), cases[i].lo, cases[i].hi);
+        snprintf(cmd, sizeof cmd, "grep -c 'nesl_same_len(' %s/%s", dir, cases[i].file);
+        snprintf(what, sizeof what, "nesl_same_len calls in %s", cases[i].opts);
+        expect(what, count(cmd), cases[i].same_lo, cases[i].same_hi);
+    }
+
+    /* the executable: the product, then the mismatch is still reported */
+    snprintf(cmd, sizeof cmd, "cd %s && %s --target=c -o z z.nesl >build.txt 2>&1 && ./z >out.txt 2>&1; "
+             "grep -c -e '^it = 32.0 : float$' -e 'RUNTIME ERROR: Length mismatch in apply-to-each.$' out.txt", dir, nesslc);
+    expect("lines of the run's expected output", count(cmd), 2, 2);
+
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
+    if (!fails) printf("PASS: test_same_len\n");
+    return fails ? 1 : 0;
+}
