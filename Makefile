@@ -1,7 +1,9 @@
 # Makefile — builds nesslc (GNU make).  Run ./configure first.
 #
 #   make              build ./nesslc (objects in build/)
-#   make check        build, then run unit tests and every program test
+#   make check        build, then run unit tests and every program test (with
+#                     nvcc configured, also mode cuda-compile: every test's
+#                     generated CUDA compiled, no GPU needed)
 #   make check-unit   build and run only tests/unit/*.c
 #   make check-asan   the same suite on an ASan+UBSan build in build-asan/
 #   make check-gpu    (GPU machine) every λcu program through the CUDA back end,
@@ -243,8 +245,11 @@ unit: $(UNIT_BINS)
 	    [ -f tests/unit/$${f##*/}.c ] || rm -f "$$f"; \
 	done
 
+# The default modes: the five CPU executors, and the CUDA build (compile
+# only) where ./configure found nvcc.
+CHECK_MODES = interp,lcu,lcu0,c,c0$(if $(filter 1,$(HAVE_NVCC)),$(comma)cuda-compile)
 HARNESS = tests/run_tests.sh --nesslc $(BIN) --unit $(BUILD)/unit \
-          $(if $(JOBS),--jobs $(JOBS)) $(if $(MODE),--mode $(MODE)) \
+          $(if $(JOBS),--jobs $(JOBS)) --mode $(or $(MODE),$(CHECK_MODES)) \
           $(if $(TEST_TIMEOUT),--timeout $(TEST_TIMEOUT))
 
 check: $(BIN) unit
