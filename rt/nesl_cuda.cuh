@@ -80,6 +80,15 @@ void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes);
 unsigned *nesl_cu_counter(NeslRt *rt);
 NESL_C_END
 
+static __device__ __forceinline__ void nesl_derr_fill(NeslDErr *e, int64_t it, int code, long long a, long long b, const char *name)
+{
+    e->it = it;
+    e->code = code;
+    e->a = a;
+    e->b = b;
+    e->name = name;
+}
+
 /* The shared record: the earliest iteration wins.  Not inlined, so that
  * a thread's own record (below), whose calls never reach it, has no atomic
  * on local memory in its code. */
@@ -89,11 +98,7 @@ static __device__ __noinline__ void nesl_derr_rec_shared(NeslDErr *e, int64_t it
     while (atomicCAS(&e->lock, 0, 1) != 0) { }
     __threadfence();
     if (!e->set || it < e->it) {
-        e->it = it;
-        e->code = code;
-        e->a = a;
-        e->b = b;
-        e->name = name;
+        nesl_derr_fill(e, it, code, a, b, name);
         __threadfence();
         e->set = 1;
     }
@@ -105,11 +110,7 @@ static __device__ __forceinline__ void nesl_derr_rec(NeslDErr *e, int64_t it, in
 {
     if (e->local) {   /* known at compile time once inlined: no fence, no atomic */
         if (!e->set || it < e->it) {
-            e->it = it;
-            e->code = code;
-            e->a = a;
-            e->b = b;
-            e->name = name;
+            nesl_derr_fill(e, it, code, a, b, name);
             e->set = 1;
         }
         return;
