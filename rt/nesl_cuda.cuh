@@ -70,6 +70,8 @@ int nesl_cu_pending_errors(NeslRt *rt);
 /* Grid size for a kernel of NESL_BLOCK threads: resident blocks per SM
  * (occupancy API, cached per kernel) times the SMs, at most most. */
 int64_t nesl_cu_grid(NeslRt *rt, const void *kernel, int64_t most);
+/* The same for a kernel of `threads` threads (always launched with that many). */
+int64_t nesl_cu_grid_threads(NeslRt *rt, const void *kernel, int threads, int64_t most);
 /* After a launch: a launch error is reported as a runtime error. */
 void nesl_cu_launched(NeslRt *rt, const char *what);
 /* Device memory in the current frame (nesl_tmp on the GPU), optionally zeroed. */

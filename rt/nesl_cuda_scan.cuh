@@ -33,8 +33,14 @@
  * (the aggregate is already the inclusive prefix: a segment head), init
  * (the prefix of tile 0), local and finish.
  *
+ * SEG_REDUCE needs no look-back; its tiles in which no segment begins
+ * skip the per-element path (nesl_seg_plain).
+ *
  * FILTER and PARTITION (and their SEG_ forms) have their own kernel,
- * nesl_k_filter: items stay in registers, kept counts are ballots. */
+ * nesl_k_filter: kept counts are ballots, the tile is staged compacted in
+ * shared memory and stored as aligned lines; with NESL_FILTER_WS, FILTER
+ * itself runs nesl_k_filter_ws, whose loading warps do not wait for the
+ * look-back. */
 #ifndef NESL_CUDA_SCAN_CUH
 #define NESL_CUDA_SCAN_CUH
 
@@ -74,6 +80,26 @@
 #endif
 #ifndef NESL_FILTER_MINB
 #define NESL_FILTER_MINB 8
+#endif
+#ifndef NESL_FILTER_STAGE
+#define NESL_FILTER_STAGE 1            /* FILTER: kept items staged in shared memory, stored as aligned lines */
+#endif
+/* FILTER (no counts): 1: nesl_k_filter_ws, a persistent grid whose
+ * blocks have SB loading threads plus one look-back warp (H100, int32 at
+ * 2^28, half kept, scan_notes.md: 0.69-0.71 ms against 0.75-0.77 for
+ * nesl_k_filter).  Off by default: it passed every check and test, but
+ * compute-sanitizer's racecheck reported 2 shared-memory hazards in it
+ * (soac_filter.lcu, gpu_large.lcu; the report itself was not kept) that
+ * are not explained yet (perhaps racecheck's view of its bar.arrive
+ * hand-offs); see scan_notes.md. */
+#ifndef NESL_FILTER_WS
+#define NESL_FILTER_WS 0
+#endif
+#ifndef NESL_FILTER_WS_MINB
+#define NESL_FILTER_WS_MINB 5          /* 5 x 288 threads, 40 registers (6: 32 registers and spills, no faster) */
+#endif
+#ifndef NESL_FILTER_WS_DELAY
+#define NESL_FILTER_WS_DELAY 1000      /* ns slept before the look-back's first read (0: 0.73-0.75 ms; 2000: as 1000) */
 #endif
 /* Tile ids: 1: the block index (blocks start in index order, as CUB's
  * single-pass scan also assumes); 0: an atomic counter. */
@@ -285,10 +311,13 @@ template <class P> static __device__ int nesl_tile_id(const NeslScanSt<P> &st, b
  * at once, and re-reads only while a tile that matters is unpublished:
  * one nearer than the nearest inclusive prefix in the window (all when
  * there is none); the window is folded, earliest tile first, from that
- * inclusive prefix — and publish the inclusive prefix. */
+ * inclusive prefix — and publish the inclusive prefix.  pub = false: the
+ * caller published the aggregate (tile 0: its inclusive prefix) already;
+ * delay: ns slept before the first read (< 0: NESL_LB_DELAY in grids of
+ * NESL_LB_DELAY_TILES tiles or more). */
 template <class P, class F>
 static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslScanSt<P> &st, int tile, const typename P::V &agg,
-                                                        const F &mid)
+                                                        const F &mid, bool pub = true, int delay = -1)
 {
     typedef typename P::V V;
     typedef typename P::Wire Wr;
@@ -297,16 +326,15 @@ static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslSc
     NeslOpt<V> pre;
     if (tile == 0) {
         pre = p.init();
-        if (lane == 0) st.publish(2, 0, p.wire(pre.ok ? p.combine(pre.v, agg) : agg));
+        if (pub && lane == 0) st.publish(2, 0, p.wire(pre.ok ? p.combine(pre.v, agg) : agg));
         mid();
         return pre;
     }
     bool fin = p.final(agg);
-    if (lane == 0) st.publish(fin ? 2 : 1, tile, p.wire(agg));
+    if (pub && lane == 0) st.publish(fin ? 2 : 1, tile, p.wire(agg));
     mid();
-#if NESL_LB_DELAY > 0
-    if (gridDim.x >= NESL_LB_DELAY_TILES) __nanosleep(NESL_LB_DELAY);
-#endif
+    if (delay < 0) delay = gridDim.x >= NESL_LB_DELAY_TILES ? NESL_LB_DELAY : 0;
+    if (delay > 0) __nanosleep((unsigned)delay);
     pre.ok = 0;
 #ifdef NESL_SCAN_PROF
     int reads = 0;
@@ -363,6 +391,49 @@ static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslSc
     return pre;
 }
 
+/* SEG_REDUCE, a full tile in which no segment begins (P::plain; with
+ * segments of 10^6 elements, all but a few tiles): its aggregate is a
+ * plain fold, without head flags, per-element results or the finish's
+ * shared-memory pass and barriers — one block barrier.  The fold keeps
+ * element order (associativity only, as every mode allows): the striped
+ * items go through the warp's part of buf to blocked order, each thread
+ * folds its IPT, the warp folds its lanes in a tree (lane l takes l + off
+ * when l is a multiple of 2 off) and thread 0 the warps in order.  The
+ * grouping depends on the offsets alone, so float results are the same
+ * run to run.  The tile can finish only the segment that crosses into it
+ * when that ends at the tile's end (its piece, as in finish) and the empty
+ * segments there. */
+template <class P, class B, class Item, int IPT>
+static __device__ void nesl_seg_plain(const P &p, B &buf, Item (&it)[IPT], typename P::V *s_w, const NeslScanSt<P> &st, int tile)
+{
+    typedef typename P::Shape S;
+    typedef typename P::V V;
+    int t = threadIdx.x, lane = t & 31, w = t >> 5;
+#pragma unroll
+    for (int k = 0; k < IPT; k++) buf.put(S::striped(k, t), it[k]);
+    if (S::WS) __syncwarp();   /* the warp's own part of the tile */
+    else __syncthreads();
+    Item a = buf.template get<Item>(t * IPT);
+#pragma unroll
+    for (int k = 1; k < IPT; k++) a = p.s.op(a, buf.template get<Item>(t * IPT + k), 0, p.e);
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+        Item y = nesl_shfl(a, off, 0);
+        if ((lane & (2 * off - 1)) == 0) a = p.s.op(a, y, 0, p.e);
+    }
+    if (lane == 0) s_w[w] = V{ a, 0 };
+    __syncthreads();
+    int64_t g0 = p.first[tile], g1 = p.first[tile + 1];
+    if (t == 0) {
+        V agg = s_w[0];
+#pragma unroll
+        for (int j = 1; j < S::NW; j++) agg.v = p.s.op(agg.v, s_w[j].v, 0, p.e);
+        st.agg[tile] = agg;
+        if (g0 < g1) p.piece[tile] = agg.v;   /* finished by nesl_k_seg_pieces */
+    }
+    for (int64_t g = g0 + 1 + t; g < g1; g += S::SB) p.s.store(g, p.ident);
+}
+
 template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MINB) nesl_k_scan(P p, int64_t n, NeslScanSt<P> st, int phase)
 {
     typedef typename P::Item Item;
@@ -377,10 +448,6 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 #ifdef NESL_SCAN_PROF
     unsigned long long c0 = clock64(), g0 = nesl_gtimer();
 #endif
-    if (P::FLAGS) {
-#pragma unroll
-        for (int k = 0; k < IPT; k++) fl[k * S::SB + t] = 0;
-    }
     int tile = nesl_tile_id(st, phase == NESL_PH_LOOKBACK);
     int64_t lo = (int64_t)tile * TILE;
     int cnt = (int)(n - lo < TILE ? n - lo : TILE);
@@ -390,7 +457,16 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
         int e = S::striped(k, t);
         if (e < cnt) it[k] = p.load(lo + e);
     }
-    if (P::FLAGS) {
+    if constexpr (P::FLAGS != 0) {
+        /* SEG_REDUCE: a tile in which no segment begins needs neither
+         * head flags nor per-element results (the tile's words are read
+         * while its loads are in flight; the same for the whole block) */
+        if (phase == NESL_PH_PIECES && p.plain(tile, lo, cnt)) {
+            nesl_seg_plain(p, buf, it, s_w, st, tile);
+            return;
+        }
+#pragma unroll
+        for (int k = 0; k < IPT; k++) fl[k * S::SB + t] = 0;
         __syncthreads();   /* the flags zeroed */
         p.mark(tile, lo, cnt, fl);
     }
@@ -487,6 +563,58 @@ __global__ void nesl_k_tile_prefix(P p, const typename P::V *agg, NeslOpt<typena
     }
 }
 
+/* Tile prefixes over many tiles (> NESL_TP_ONE): blocks of NESL_BLOCK
+ * tiles fold theirs (nesl_k_tile_red), one block scans the block totals
+ * (nesl_k_tile_prefix), and each block rescans its tiles from its total's
+ * prefix (nesl_k_tile_apply): every access coalesced, grouping still
+ * fixed by the tile count.  nesl_k_tile_prefix alone over 65536 tiles
+ * (SEG_REDUCE at 2^28) is one block whose threads each walk 256 tiles
+ * with strided, uncoalesced accesses. */
+#ifndef NESL_TP_ONE
+#define NESL_TP_ONE 4096
+#endif
+template <class P> __global__ void nesl_k_tile_red(P p, const typename P::V *agg, typename P::V *blk, int64_t ntiles)
+{
+    typedef typename P::V V;
+    NeslCombC<P> c = { &p };
+    int64_t i = (int64_t)blockIdx.x * NESL_BLOCK + threadIdx.x;
+    NeslOpt<V> x;
+    x.ok = i < ntiles;
+    if (x.ok) x.v = agg[i];
+    x = nesl_block_reduce(x, c);
+    if (threadIdx.x == 0) blk[blockIdx.x] = x.v;   /* every block has a tile */
+}
+
+template <class P>
+__global__ void nesl_k_tile_apply(P p, const typename P::V *agg, const NeslOpt<typename P::V> *bpre, NeslOpt<typename P::V> *pre, int64_t ntiles)
+{
+    typedef typename P::V V;
+    NeslCombC<P> c = { &p };
+    int64_t i = (int64_t)blockIdx.x * NESL_BLOCK + threadIdx.x;
+    NeslOpt<V> x, ex, tot;
+    x.ok = i < ntiles;
+    if (x.ok) x.v = agg[i];
+    nesl_block_scan(x, c, &ex, &tot);
+    if (i < ntiles) pre[i] = nesl_opt_cat(p, bpre[blockIdx.x], ex);
+}
+
+/* pre[T] = init ⊕ agg[0] ⊕ ... ⊕ agg[T-1], grouped by ntiles alone. */
+template <class P>
+static void nesl_cu_tile_prefix(NeslRt *rt, const P &p, const typename P::V *agg, NeslOpt<typename P::V> *pre, int64_t ntiles)
+{
+    typedef typename P::V V;
+    if (ntiles <= NESL_TP_ONE) {
+        nesl_k_tile_prefix<P><<<1, NESL_BLOCK>>>(p, agg, pre, ntiles);
+        return;
+    }
+    int64_t nb = (ntiles + NESL_BLOCK - 1) / NESL_BLOCK;
+    V *blk = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)nb, false);
+    NeslOpt<V> *bpre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)nb, false);
+    nesl_k_tile_red<P><<<(unsigned)nb, NESL_BLOCK>>>(p, agg, blk, ntiles);
+    nesl_k_tile_prefix<P><<<1, NESL_BLOCK>>>(p, blk, bpre, nb);
+    nesl_k_tile_apply<P><<<(unsigned)nb, NESL_BLOCK>>>(p, agg, bpre, pre, ntiles);
+}
+
 /* The tile states of a look-back over ntiles tiles (zeroed). */
 template <class P> static NeslScanSt<P> nesl_cu_lb_state(NeslRt *rt, int64_t ntiles)
 {
@@ -518,7 +646,7 @@ template <int MODE, class P> static void nesl_cu_scan_run(NeslRt *rt, const P &p
         st.agg = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
         st.pre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)ntiles, false);
         nesl_k_scan<P><<<(unsigned)ntiles, SB>>>(p, n, st, NESL_PH_AGG);
-        nesl_k_tile_prefix<P><<<1, NESL_BLOCK>>>(p, st.agg, st.pre, ntiles);
+        nesl_cu_tile_prefix(rt, p, st.agg, st.pre, ntiles);
         nesl_k_scan<P><<<(unsigned)ntiles, SB>>>(p, n, st, NESL_PH_APPLY);
     } else {
         nesl_k_scan<P><<<(unsigned)ntiles, SB>>>(p, n, nesl_cu_lb_state<P>(rt, ntiles), NESL_PH_LOOKBACK);
@@ -600,12 +728,15 @@ template <int MODE, class S, class R> static void nesl_cu_scan(NeslRt *rt, const
 /* ---- FILTER, PARTITION (and their SEG_ forms): one pass with a
  * look-back over the kept counts.  Warp w owns 32 * IPT consecutive
  * elements of the tile and pulls them striped (row k: elements k*32 +
- * lane), keeping them in registers; a row's kept count is a ballot, the
- * warp's the sum of its rows'.  Warp 0 scans the warp counts and finds
- * the tile's prefix; each thread then stores its kept items at (kept
- * before its row) + (kept lanes before it in the ballot) — a warp's kept
- * items of one row are contiguous, so stores stay coalesced —, PARTITION
- * the others at out_f[i - kept before i], and the SEG_ forms (COUNTS, pre)
+ * lane) into registers; a row's kept count is a ballot, the warp's the
+ * sum of its rows'.  After one barrier every warp knows the kept items
+ * before it in the tile and stages its items in shared memory, compacted
+ * (kept ones first, then PARTITION's others, each in order), while warp 0
+ * finds the tile's prefix; after a second barrier the block stores the
+ * kept items as aligned runs of 32 (whole 128-byte lines for 4-byte
+ * items; storing a warp's kept items of one row straight from registers
+ * wrote ~16 items at an arbitrary offset per store), PARTITION the others
+ * at out_f[i - kept before i] likewise, and the SEG_ forms (COUNTS, pre)
  * the exclusive kept counts at every position 0..n, for the new segment
  * lengths.  Counts are 32-bit (lengths are below 2^31). ---- */
 template <class S, class R, bool PART, bool COUNTS> struct NeslFilterP {
@@ -636,10 +767,12 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 {
     typedef typename P::Item Item;
     typedef typename P::Shape S;
-    enum { IPT = S::IPT, TILE = S::TILE, NW = S::NW, WT = 32 * S::IPT };
-    __shared__ unsigned s_w[NW];   /* warp kept counts, then kept before each warp */
-    __shared__ Item s_it[IPT][32];
-    __shared__ unsigned s_tot;
+    /* STAGE: the tile passes through shared memory (its words fit the
+     * shape's; wider items, one per thread, are stored from registers) */
+    enum { IPT = S::IPT, TILE = S::TILE, NW = S::NW, WT = 32 * S::IPT, STAGE = NESL_FILTER_STAGE && NeslWords<Item>::n <= NESL_FILTER_WORDS };
+    __shared__ unsigned s_w[NW];                /* warp kept counts */
+    __shared__ Item s_st[STAGE ? TILE : 1];     /* the tile's kept items in order, then (PARTITION) the others */
+    __shared__ unsigned s_pre;     /* kept before the tile */
     int t = threadIdx.x, lane = t & 31, w = t >> 5;
 #ifdef NESL_SCAN_PROF
     unsigned long long c0 = clock64(), g0 = nesl_gtimer();
@@ -648,7 +781,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
     int64_t lo = (int64_t)tile * TILE;
     int n_in = (int)(n - lo < TILE ? n - lo : TILE), wn = n_in - w * WT;   /* wn: the warp's elements (may be <= 0) */
     Item it[IPT];
-    unsigned keep = 0, valid = 0;   /* bit k: item k is kept; exists */
+    unsigned keep = 0;   /* bit k: item k is kept (item k exists iff k * 32 + lane < wn) */
 #pragma unroll
     for (int k = 0; k < IPT; k++) {
         int e = k * 32 + lane;
@@ -656,7 +789,6 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
             bool f;
             it[k] = p.load(lo + w * WT + e, &f);
             keep |= (unsigned)f << k;
-            valid |= 1u << k;
         }
     }
     unsigned wc = 0;
@@ -670,49 +802,180 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 #ifdef NESL_SCAN_PROF
     unsigned long long c2 = clock64();
 #endif
-    if (w == 0) {
-        /* warp 0's items wait in shared memory: the look-back then needs
-         * no registers beside them (a spill there would serialize loads) */
+    /* every warp: the kept items before it in the tile, and the tile's */
+    unsigned wbefore = 0, ktile;
+    for (int j = 0; j < w; j++) wbefore += s_w[j];
+    ktile = wbefore;
+    for (int j = w; j < NW; j++) ktile += s_w[j];
+    /* stage the tile in shared memory, compacted: the kept items at
+     * [0, ktile) and (PARTITION) the others after them, each in order, so
+     * that the stores below write whole aligned lines; the items need no
+     * registers during the look-back */
+    unsigned below = (1u << lane) - 1u;
+    if constexpr (STAGE) {
+        unsigned before = wbefore;
 #pragma unroll
-        for (int k = 0; k < IPT; k++) s_it[k][lane] = it[k];
-        unsigned c = lane < NW ? s_w[lane] : 0u, inc = c;
-#pragma unroll
-        for (int off = 1; off < NW; off <<= 1) {
-            unsigned y = __shfl_up_sync(0xffffffffu, inc, off);
-            if (lane >= off) inc += y;
+        for (int k = 0; k < IPT; k++) {
+            unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1), kb = before + (unsigned)__popc(b & below);
+            if (keep >> k & 1) s_st[kb] = it[k];
+            else if constexpr (P::PARTITION) {
+                if (k * 32 + lane < wn) s_st[ktile + (unsigned)(w * WT + k * 32 + lane) - kb] = it[k];
+            }
+            before += (unsigned)__popc(b);
         }
-        unsigned agg = __shfl_sync(0xffffffffu, inc, NW - 1);
-        NeslOpt<unsigned> pre = nesl_look_back(p, st, tile, agg, [] {});
-        if (lane < NW) s_w[lane] = pre.v + inc - c;   /* pre.ok: FILTER's init exists */
-        if (lane == 0) s_tot = pre.v + agg;
-#pragma unroll
-        for (int k = 0; k < IPT; k++) it[k] = s_it[k][lane];
+    }
+    if (w == 0) {
+        NeslOpt<unsigned> pre = nesl_look_back(p, st, tile, ktile, [] {});
+        if (lane == 0) s_pre = pre.v;   /* pre.ok: FILTER's init exists */
     }
 #ifdef NESL_SCAN_PROF
     unsigned long long c3 = clock64();
 #endif
     __syncthreads();
-    unsigned before = s_w[w], below = (1u << lane) - 1u;
-    int64_t wlo = lo + w * WT;
+    /* kept item j goes to out[pre + j]: thread i of the block takes
+     * position (pre rounded down to 32 items) + i, so each warp store
+     * covers one aligned run of 32 items (128 bytes for 4-byte items) */
+    int64_t pre = (int64_t)s_pre;
+    if constexpr (STAGE) {
+        int q = (int)(pre & 31);
+        for (int i = t; i < q + (int)ktile; i += S::SB)
+            if (i >= q) p.s.store(pre - q + i, s_st[i - q]);
+        if constexpr (P::PARTITION) {   /* the others: out_f[lo - pre ...] */
+            int64_t fpre = lo - pre;
+            int qf = (int)(fpre & 31), nf = n_in - (int)ktile;
+            for (int i = t; i < qf + nf; i += S::SB)
+                if (i >= qf) p.s.store_f(fpre - qf + i, s_st[(int)ktile + i - qf]);
+        }
+    }
+    if constexpr (!STAGE || P::WITH_COUNTS) {
+        /* unstaged: a warp's kept items of one row are contiguous; COUNTS:
+         * the exclusive kept counts at every position */
+        int64_t wlo = lo + w * WT;
+        unsigned before = (unsigned)pre + wbefore;
 #pragma unroll
-    for (int k = 0; k < IPT; k++) {
-        unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1), kb = before + (unsigned)__popc(b & below);
-        if (keep >> k & 1) p.s.store((int64_t)kb, it[k]);
-        else if constexpr (P::PARTITION) {
-            if (valid >> k & 1) p.s.store_f(wlo + (k * 32 + lane) - (int64_t)kb, it[k]);
+        for (int k = 0; k < IPT; k++) {
+            unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1), kb = before + (unsigned)__popc(b & below);
+            bool ex = k * 32 + lane < wn;
+            if constexpr (!STAGE) {
+                if (keep >> k & 1) p.s.store((int64_t)kb, it[k]);
+                else if constexpr (P::PARTITION) {
+                    if (ex) p.s.store_f(wlo + (k * 32 + lane) - (int64_t)kb, it[k]);
+                }
+            }
+            if constexpr (P::WITH_COUNTS) {
+                if (ex) p.pre[wlo + k * 32 + lane] = (int32_t)kb;
+            }
+            before += (unsigned)__popc(b);
         }
-        if constexpr (P::WITH_COUNTS) {
-            if (valid >> k & 1) p.pre[wlo + k * 32 + lane] = (int32_t)kb;
-        }
-        before += (unsigned)__popc(b);
     }
     if (lo + n_in == n && t == 0) {
-        *p.total = (long long)s_tot;
-        if (P::WITH_COUNTS) p.pre[n] = (int32_t)s_tot;
+        *p.total = pre + (long long)ktile;
+        if (P::WITH_COUNTS) p.pre[n] = (int32_t)(pre + ktile);
     }
 #ifdef NESL_SCAN_PROF
     NESL_PROF_TILE(tile, g0, c0, c1, c2, c3);
 #endif
+}
+
+/* Named barriers (0 is __syncthreads'): bar.arrive signals without
+ * waiting, bar.sync waits for n threads in all (multiples of 32). */
+static __device__ __forceinline__ void nesl_bar_sync(int id, int n) { asm volatile("bar.sync %0, %1;" : : "r"(id), "r"(n) : "memory"); }
+static __device__ __forceinline__ void nesl_bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" : : "r"(id), "r"(n) : "memory"); }
+
+/* FILTER, warp-specialized: nesl_k_filter leaves its
+ * loading warps idle while warp 0 waits in the look-back (most of a
+ * tile's life, scan_notes.md).  Here a persistent block has SB loading
+ * threads (the tile's shape) and one more warp for the look-back: the
+ * loading warps load tile i, publish its aggregate at once (a tile's
+ * aggregate never waits for a look-back, so no tile waits for a
+ * predecessor's block), stage it in shared memory (as nesl_k_filter; two
+ * buffers), hand it to the look-back warp and, while that finds i's
+ * prefix, store tile i-1, then load tile i+1.  Tiles are taken from a counter
+ * just before the wait for the previous prefix, so they are taken in the
+ * order they are loaded.  Hand-offs: barrier 1 among the loading warps;
+ * 2, loading warps -> look-back warp (tile i's count is ready); 3, look-back
+ * warp -> loading warps (tile i-1's prefix is ready), given after barrier
+ * 2 of tile i so that the two alternate. */
+template <class P> __global__ void __launch_bounds__(P::Shape::SB + 32, NESL_FILTER_WS_MINB) nesl_k_filter_ws(P p, int64_t n, int ntiles, NeslScanSt<P> st)
+{
+    typedef typename P::Item Item;
+    typedef typename P::Shape S;
+    enum { IPT = S::IPT, TILE = S::TILE, NW = S::NW, WT = 32 * S::IPT, SB = S::SB, ALL = S::SB + 32 };
+    static_assert(!P::PARTITION && !P::WITH_COUNTS, "FILTER only");
+    __shared__ unsigned s_w[NW];       /* warp kept counts */
+    __shared__ Item s_st[2][TILE];     /* staged tiles i, i-1: their kept items */
+    __shared__ int s_tile, s_tl[2];    /* the next tile; tile i for the look-back warp (-1: no more) */
+    __shared__ unsigned s_kt[2], s_pre[2];   /* tile i's kept count and prefix */
+    int t = threadIdx.x, lane = t & 31, w = t >> 5;
+    if (t == 0) s_tile = (int)atomicAdd(st.counter, 1u);
+    __syncthreads();
+    if (w == NW) {   /* the look-back warp */
+        for (int i = 0;; i++) {
+            nesl_bar_sync(2, ALL);
+            int tile = s_tl[i & 1];
+            if (i > 0) nesl_bar_arrive(3, ALL);
+            if (tile < 0) return;
+            NeslOpt<unsigned> pre = nesl_look_back(p, st, tile, s_kt[i & 1], [] {}, false, NESL_FILTER_WS_DELAY);
+            if (lane == 0) s_pre[i & 1] = pre.v;   /* pre.ok: FILTER's init exists */
+        }
+    }
+    unsigned below = (1u << lane) - 1u;
+    int ptile = 0;   /* tile i-1 */
+    for (int i = 0;; i++) {
+        int tile = s_tile;
+        bool has = tile < ntiles;
+        int64_t lo = (int64_t)tile * TILE;
+        int n_in = has ? (int)(n - lo < TILE ? n - lo : TILE) : 0, wn = n_in - w * WT;
+        Item it[IPT];
+        unsigned keep = 0, wbefore = 0, ktile = 0;
+        if (has) {
+#pragma unroll
+            for (int k = 0; k < IPT; k++) {
+                int e = k * 32 + lane;
+                if (e < wn) {
+                    bool f;
+                    it[k] = p.load(lo + w * WT + e, &f);
+                    keep |= (unsigned)f << k;
+                }
+            }
+            unsigned wc = 0;
+#pragma unroll
+            for (int k = 0; k < IPT; k++) wc += (unsigned)__popc(__ballot_sync(0xffffffffu, keep >> k & 1));
+            if (lane == 0) s_w[w] = wc;
+            nesl_bar_sync(1, SB);
+            for (int j = 0; j < w; j++) wbefore += s_w[j];
+            ktile = wbefore;
+            for (int j = w; j < NW; j++) ktile += s_w[j];
+            if (t == 0) {
+                st.publish(tile == 0 ? 2 : 1, tile, ktile);   /* tile 0: inclusive (init 0) */
+                s_kt[i & 1] = ktile;
+            }
+            /* stage (the buffer's tile i-2 was stored before barrier 1) */
+            unsigned before = wbefore;
+            Item *sb = s_st[i & 1];
+#pragma unroll
+            for (int k = 0; k < IPT; k++) {
+                unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1);
+                if (keep >> k & 1) sb[before + (unsigned)__popc(b & below)] = it[k];
+                before += (unsigned)__popc(b);
+            }
+        }
+        if (t == 0) s_tl[i & 1] = has ? tile : -1;
+        nesl_bar_arrive(2, ALL);
+        if (t == 0 && has) s_tile = (int)atomicAdd(st.counter, 1u);
+        if (i == 0) nesl_bar_sync(1, SB);   /* s_tile written (later: barrier 3), s_w read */
+        if (i > 0) {   /* store tile i-1 */
+            nesl_bar_sync(3, ALL);
+            int64_t pre = (int64_t)s_pre[(i - 1) & 1];
+            int kt = (int)s_kt[(i - 1) & 1], q = (int)(pre & 31);
+            const Item *sb = s_st[(i - 1) & 1];
+            for (int j = t; j < q + kt; j += SB)
+                if (j >= q) p.s.store(pre - q + j, sb[j - q]);
+            if ((int64_t)ptile * TILE + TILE >= n && t == 0) *p.total = pre + (long long)kt;   /* the last tile */
+        }
+        if (!has) return;
+        ptile = tile;
+    }
 }
 
 /* Returns the number of kept elements (copied to the host).  COUNTS
@@ -733,7 +996,13 @@ template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter
     if (ntiles > 0x7fffffffLL) nesl_fail(rt, "%s: too many elements (%lld)", PART ? "PARTITION" : "FILTER", (long long)n);
     long long *total = (long long *)nesl_cu_tmp(rt, sizeof(long long), false), h;
     P p = { s, nesl_cu_derr(rt), pre, total };
-    nesl_k_filter<P><<<(unsigned)ntiles, P::Shape::SB>>>(p, n, nesl_cu_lb_state<P>(rt, ntiles));
+    if constexpr (NESL_FILTER_WS && !PART && !COUNTS && NeslWords<R>::n <= NESL_FILTER_WORDS) {
+        const void *k = (const void *)nesl_k_filter_ws<P>;
+        int64_t grid = nesl_cu_grid_threads(rt, k, P::Shape::SB + 32, ntiles);
+        nesl_k_filter_ws<P><<<(unsigned)grid, P::Shape::SB + 32>>>(p, n, (int)ntiles, nesl_cu_lb_state<P>(rt, ntiles));
+    } else {
+        nesl_k_filter<P><<<(unsigned)ntiles, P::Shape::SB>>>(p, n, nesl_cu_lb_state<P>(rt, ntiles));
+    }
     nesl_cu_launched(rt, PART ? "PARTITION" : "FILTER");
     nesl_cu_to_host(rt, &h, total, sizeof h);
     return h;
@@ -804,6 +1073,14 @@ template <class S, class R> struct NeslSegP {
             int64_t o = offs[g];
             if (o >= lo && o < lo + cnt) head[o - lo] = 1;
         }
+    }
+    /* SEG_REDUCE: a full tile in which no segment begins (nor at its
+     * first element): the segment holding lo reaches past the tile */
+    __device__ bool plain(int64_t tile, int64_t lo, int cnt) const
+    {
+        if (scan || cnt != Shape::TILE) return false;
+        int64_t g = first[tile];
+        return offs[g] < lo && offs[g + 1] >= lo + cnt;
     }
     __device__ R load(int64_t i) const { return s.pull(i, e); }
     __device__ V lift(const R &x, int head) const { return V{ x, head }; }
@@ -928,7 +1205,10 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     nesl_k_scan<NeslSegP<S, R> ><<<(unsigned)ntiles, SB>>>(p, n, st, NESL_PH_PIECES);
     nesl_cu_launched(rt, what);
     if (ntiles < 2) return;
-    nesl_k_tile_prefix<NeslSegP<S, R> ><<<1, NESL_BLOCK>>>(p, st.agg, st.pre, ntiles);
+#ifdef NESL_SEG_NO_PIECES
+    return;   /* bench/cuda/scan_variants.sh "segnp": the one pass alone (results incomplete) */
+#endif
+    nesl_cu_tile_prefix(rt, p, st.agg, st.pre, ntiles);
     grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_pieces<S, R>, (ntiles + NESL_BLOCK - 1) / NESL_BLOCK);
     nesl_k_seg_pieces<S, R><<<(unsigned)grid, NESL_BLOCK>>>(p, st.pre, n, TILE, ntiles);
     nesl_cu_launched(rt, what);

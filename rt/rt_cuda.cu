@@ -468,13 +468,15 @@ void nesl_cu_check_errors(NeslRt *rt)
 
 int nesl_cu_pending_errors(NeslRt *rt) { return rt->slot + (rt->slot_used ? 1 : 0); }
 
-int64_t nesl_cu_grid(NeslRt *rt, const void *kernel, int64_t most)
+int64_t nesl_cu_grid(NeslRt *rt, const void *kernel, int64_t most) { return nesl_cu_grid_threads(rt, kernel, NESL_BLOCK, most); }
+
+int64_t nesl_cu_grid_threads(NeslRt *rt, const void *kernel, int threads, int64_t most)
 {
     int nb = -1;
     for (int i = 0; i < rt->ngrids; i++)
         if (rt->grid_fn[i] == kernel) nb = rt->grid_blocks[i];
     if (nb < 0) {
-        ck(rt, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kernel, NESL_BLOCK, 0), "the occupancy query");
+        ck(rt, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kernel, threads, 0), "the occupancy query");
         if (nb < 1) nb = 1;
         if (rt->ngrids < NGRIDS) {
             rt->grid_fn[rt->ngrids] = kernel;

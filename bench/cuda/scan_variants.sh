@@ -7,7 +7,7 @@
 #   bench/cuda/scan_variants.sh build DIR [NAME...]   # DIR/skel_NAME.xz + ptxas logs
 #   bench/cuda/scan_variants.sh run DIR [NAME...]     # on the GPU: check + time each
 #
-# Variant "main" is the scan family as on main before this work (headers
+# Variants "main*" are the scan family as on main before this work (headers
 # taken from git, REV=main); the others are the current rt/ with -D flags.
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,22 +17,29 @@ shift 2
 
 # name | flags | what to run ("check": the correctness sizes too; "cub": CUB's
 # rows too; "prof": per-tile phase times; numbers: log2 sizes, default 28).
-# Flags are relative to the defaults of rt/nesl_cuda_scan.cuh (the last run,
-# 2026-11-24, had NESL_LB_DELAY 1000 as default; d2000 there is today's
-# default; bench/results/2026-11-24-h100-scanfilter-call*.txt).
+# Flags are relative to the defaults of rt/nesl_cuda_scan.cuh.  Branch
+# segfilter (2026-11-25): "new" has SEG_REDUCE's plain tiles, the
+# multi-block tile prefix, FILTER warp-specialized (nesl_k_filter_ws) and
+# PARTITION's staged stores; "stage" is FILTER in nesl_k_filter (staged);
+# tp1 the one-block tile prefix; segnp SEG_REDUCE without its prefix and
+# pieces kernels (timing only: results incomplete); "main" the scan
+# family of branch main (REV);
+# raw outputs of the branch scanfilter's variants (2026-11-24) are in
+# bench/results/2026-11-24-h100-scanfilter-call*.txt.
 variants() {
     cat <<'EOF'
-main|-DNESL_MAIN|cub
+main||cub
+main2||
 new|-DNESL_NONE|check cub 26 28
 new2|-DNESL_NONE|
-d0|-DNESL_LB_DELAY=0|
-d1000|-DNESL_LB_DELAY=1000|
-s500|-DNESL_LB_SLEEP=500|
-w64|-DNESL_LB_TILES=2|
-s512|-DNESL_SCAN_SB=512 -DNESL_SCAN_WORDS=16 -DNESL_SCAN_MINB=4 -DNESL_FILTER_SB=512 -DNESL_FILTER_WORDS=16 -DNESL_FILTER_MINB=4|check
-f256x24|-DNESL_FILTER_SB=256 -DNESL_FILTER_WORDS=24 -DNESL_FILTER_MINB=5|check
-s128x24|-DNESL_SCAN_SB=128 -DNESL_SCAN_WORDS=24 -DNESL_SCAN_MINB=10 -DNESL_FILTER_SB=128 -DNESL_FILTER_WORDS=24 -DNESL_FILTER_MINB=10|check
-atomic|-DNESL_TILE_BID=0|check
+stage|-DNESL_FILTER_WS=0|
+tp1|-DNESL_TP_ONE=2147483647|
+segnp|-DNESL_SEG_NO_PIECES|
+wsd0|-DNESL_FILTER_WS_DELAY=0|
+wsd500|-DNESL_FILTER_WS_DELAY=500|
+wsd2000|-DNESL_FILTER_WS_DELAY=2000|
+ws6|-DNESL_FILTER_WS_MINB=6|
+wsw20|-DNESL_FILTER_WORDS=20 -DNESL_FILTER_WS_MINB=4|check
 prof|-DNESL_SCAN_PROF|prof
 EOF
 }
@@ -55,7 +62,7 @@ build)
     variants | while IFS='|' read -r name flags _; do
         wanted "$name" "$@" || continue
         inc="-I$here/rt"
-        [ "$name" = main ] && inc="-I$old"
+        case $name in main*) inc="-I$old" ;; esac
         # shellcheck disable=SC2086
         nvcc -O3 -std=c++17 -arch=sm_90 $inc $flags "$here/bench/cuda/skel_bench.cu" -L"$here/build/lib" -lnesl_rt_cuda \
             -Xptxas -v -o "$dir/skel_$name" > "$dir/ptxas_$name.log" 2>&1 || { echo "build $name failed"; cat "$dir/ptxas_$name.log"; exit 1; }

@@ -12,7 +12,8 @@
  *   ./skel_bench 26 28          # correctness, then timings at 2^26, 2^28
  *   ./skel_bench nocheck nocub 28   # timings without CUB's rows
  *   ./skel_bench nocheck prof 28    # built with -DNESL_SCAN_PROF: per-tile
- *                               # phase times of SCAN and FILTER */
+ *                               # phase times of SCAN and FILTER (FILTER's
+ *                               # with -DNESL_FILTER_WS=0 only) */
 #include <cub/cub.cuh>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,13 +100,29 @@ template <class T> static T *poisoned(NeslRt *rt, int64_t n)
 static uint32_t wadd(uint32_t a, uint32_t b) { return a + b; }
 
 /* Segment lengths: kind 0 random 0..8 (empties), 1 mostly empty + few long,
- * 2 one segment, 3 equal length `mean` */
-static std::vector<int32_t> seg_lens(int64_t n, int kind, int mean)
+ * 2 one segment, 3 equal length `mean` (> 0; no trailing empties: mean >= n
+ * gives nsegs = 1), 4 long segments whose ends often fall on, or one
+ * before or after, a multiple of 4096 or 2048 (the SEG_ tiles of 4- and
+ * 8-byte items), with empty segments there */
+static std::vector<int32_t> seg_lens(int64_t n, int kind, int64_t mean)
 {
     std::vector<int32_t> l;
     int64_t left = n;
     while (left > 0) {
-        int64_t x = kind == 0 ? (int64_t)(rng() % 9) : kind == 1 ? (rng() % 4 ? 0 : (int64_t)(rng() % 20000)) : kind == 2 ? left : mean;
+        int64_t x;
+        if (kind == 4) {
+            int64_t m = 4096 * (1 + (int64_t)(rng() % 3));
+            switch (rng() % 10) {
+            case 0: case 1: x = 0; break;
+            case 2: case 3: x = m; break;
+            case 4: x = 2048; break;
+            case 5: x = m - 1; break;
+            case 6: x = m + 1; break;
+            default: x = (int64_t)(rng() % 60000); break;
+            }
+        } else {
+            x = kind == 0 ? (int64_t)(rng() % 9) : kind == 1 ? (rng() % 4 ? 0 : (int64_t)(rng() % 20000)) : kind == 2 ? left : mean;
+        }
         x = std::min(x, left);
         l.push_back((int32_t)x);
         left -= x;
@@ -198,47 +215,62 @@ static void check_size(NeslRt *rt, int64_t n)
         }
         CHECK(worst < 1e-9 && memcmp(o.data(), o2.data(), sizeof(double) * n) == 0, "SCAN float n=%lld err %g", (long long)n, worst);
     }
-    /* FILTER, PARTITION, SEG_FILTER's counts */
-    for (int part = 0; part < 2; part++) {
-        int32_t *pre = poisoned<int32_t>(rt, n);
-        FiltS fs = { xd, y, y2 };
-        int64_t k = part ? nesl_cu_filter<COUNTS(true)>(rt, fs, n, pre) : nesl_cu_filter<COUNTS(false)>(rt, fs, n, pre);
-        std::vector<int32_t> t, f, p;
-        for (int64_t i = 0; i < n; i++) { p.push_back((int32_t)t.size()); ((h[i] & 1) == 0 ? t : f).push_back(h[i]); }
-        p.push_back((int32_t)t.size());
-        auto ot = down(y, (int64_t)t.size()), of = down(y2, (int64_t)f.size()), op = down(pre, n + 1);
-        CHECK(k == (int64_t)t.size() && ot == t && (!part || of == f) && op == p, "%s n=%lld kept %lld of %zu", part ? "PARTITION" : "FILTER",
-              (long long)n, (long long)k, t.size());
+    /* FILTER, PARTITION, SEG_FILTER's counts: random data (half kept) and
+     * runs of 3000 kept then 3000 dropped (whole tiles of either) */
+    std::vector<int32_t> hruns(h);
+    for (int64_t i = 0; i < n; i++) hruns[i] = (h[i] & ~1) | (int32_t)(i / 3000 & 1);
+    NeslVec *xrv = nesl_vec_from_host(rt, NESL_INT, n, hruns.data());
+    for (int pat = 0; pat < 2; pat++) {
+        const std::vector<int32_t> &hf = pat ? hruns : h;
+        const int32_t *xf = pat ? (const int32_t *)xrv->data : xd;
+        for (int part = 0; part < 2; part++) {
+            int32_t *pre = poisoned<int32_t>(rt, n);
+            FiltS fs = { xf, y, y2 };
+            int64_t k = part ? nesl_cu_filter<COUNTS(true)>(rt, fs, n, pre) : nesl_cu_filter<COUNTS(false)>(rt, fs, n, pre);
+            std::vector<int32_t> t, f, p;
+            for (int64_t i = 0; i < n; i++) { p.push_back((int32_t)t.size()); ((hf[i] & 1) == 0 ? t : f).push_back(hf[i]); }
+            p.push_back((int32_t)t.size());
+            auto ot = down(y, (int64_t)t.size()), of = down(y2, (int64_t)f.size()), op = down(pre, n + 1);
+            CHECK(k == (int64_t)t.size() && ot == t && (!part || of == f) && op == p, "%s pattern %d n=%lld kept %lld of %zu", part ? "PARTITION" : "FILTER", pat,
+                  (long long)n, (long long)k, t.size());
+        }
+        /* FILTER without per-position counts (its own kernel, nesl_k_filter) */
+        {
+            int32_t *yt = poisoned<int32_t>(rt, n);
+            FiltS fs = { xf, yt, y2 };
+            int64_t k = nesl_cu_filter<false>(rt, fs, n, (int32_t *)NULL);
+            std::vector<int32_t> t;
+            for (int64_t i = 0; i < n; i++) if ((hf[i] & 1) == 0) t.push_back(hf[i]);
+            auto ot = down(yt, (int64_t)t.size() + 1);
+            bool tail = ot[t.size()] == (int32_t)0xA5A5A5A5;
+            ot.pop_back();
+            CHECK(k == (int64_t)t.size() && ot == t && tail, "FILTER (no counts) pattern %d n=%lld kept %lld of %zu", pat, (long long)n, (long long)k, t.size());
+        }
+        /* PARTITION without per-position counts: every element written once */
+        {
+            int32_t *yt = poisoned<int32_t>(rt, n), *yf = poisoned<int32_t>(rt, n);
+            FiltS fs = { xf, yt, yf };
+            int64_t k = nesl_cu_filter<true>(rt, fs, n, (int32_t *)NULL);
+            std::vector<int32_t> t, f;
+            for (int64_t i = 0; i < n; i++) ((hf[i] & 1) == 0 ? t : f).push_back(hf[i]);
+            auto ot = down(yt, (int64_t)t.size() + 1), of = down(yf, (int64_t)f.size() + 1);
+            bool tail = ot[t.size()] == (int32_t)0xA5A5A5A5 && of[f.size()] == (int32_t)0xA5A5A5A5;
+            ot.pop_back();
+            of.pop_back();
+            CHECK(k == (int64_t)t.size() && ot == t && of == f && tail, "PARTITION (no counts) pattern %d n=%lld kept %lld of %zu", pat, (long long)n, (long long)k,
+                  t.size());
+        }
     }
-    /* FILTER without per-position counts (its own kernel, nesl_k_filter) */
-    {
-        int32_t *yt = poisoned<int32_t>(rt, n);
-        FiltS fs = { xd, yt, y2 };
-        int64_t k = nesl_cu_filter<false>(rt, fs, n, (int32_t *)NULL);
-        std::vector<int32_t> t;
-        for (int64_t i = 0; i < n; i++) if ((h[i] & 1) == 0) t.push_back(h[i]);
-        auto ot = down(yt, (int64_t)t.size() + 1);
-        bool tail = ot[t.size()] == (int32_t)0xA5A5A5A5;
-        ot.pop_back();
-        CHECK(k == (int64_t)t.size() && ot == t && tail, "FILTER (no counts) n=%lld kept %lld of %zu", (long long)n, (long long)k, t.size());
-    }
-    /* PARTITION without per-position counts: every element written once */
-    {
-        int32_t *yt = poisoned<int32_t>(rt, n), *yf = poisoned<int32_t>(rt, n);
-        FiltS fs = { xd, yt, yf };
-        int64_t k = nesl_cu_filter<true>(rt, fs, n, (int32_t *)NULL);
-        std::vector<int32_t> t, f;
-        for (int64_t i = 0; i < n; i++) ((h[i] & 1) == 0 ? t : f).push_back(h[i]);
-        auto ot = down(yt, (int64_t)t.size() + 1), of = down(yf, (int64_t)f.size() + 1);
-        bool tail = ot[t.size()] == (int32_t)0xA5A5A5A5 && of[f.size()] == (int32_t)0xA5A5A5A5;
-        ot.pop_back();
-        of.pop_back();
-        CHECK(k == (int64_t)t.size() && ot == t && of == f && tail, "PARTITION (no counts) n=%lld kept %lld of %zu", (long long)n, (long long)k,
-              t.size());
-    }
-    /* SEG_REDUCE, SEG_SCAN (int +, affine, float fixed) on several segment shapes */
-    for (int kind = 0; kind < 3; kind++) {
-        auto lens = seg_lens(n, kind, 0);
+    /* SEG_REDUCE, SEG_SCAN (int +, affine, float fixed) on several segment
+     * shapes: short with empties; mostly empty; one long segment with
+     * empties after it; segments of exactly one tile (heads at every tile's
+     * first element); nsegs = 1; long segments ending on or next to tile
+     * boundaries, empties there (tiles without heads, SEG_REDUCE's plain
+     * path, that finish a segment and empties) */
+    const int64_t shapes[][2] = { { 0, 0 }, { 1, 0 }, { 2, 0 }, { 3, 4096 }, { 3, std::max(n, (int64_t)1) }, { 4, 0 } };
+    for (auto &sh : shapes) {
+        int kind = (int)sh[0];
+        auto lens = seg_lens(n, kind, sh[1]);
         int64_t ns = (int64_t)lens.size();
         NeslSd *sd = nesl_make_sd(rt, nesl_vec_from_host(rt, NESL_INT, ns, lens.data()));
         const int64_t *offs = nesl_sd_offs(rt, sd);
@@ -270,6 +302,11 @@ static void check_size(NeslRt *rt, int64_t n)
         nesl_cu_seg_fold<NESL_FIXED>(rt, FSumS{ xd, fy }, n, ns, offs, fid, true);
         nesl_cu_seg_fold<NESL_FIXED>(rt, FSumS{ xd, fr }, n, ns, offs, fid, false);
         auto fo = down(fy, n), fro = down(fr, ns);
+        nesl_cu_seg_fold<NESL_FIXED>(rt, FSumS{ xd, fy }, n, ns, offs, fid, true);
+        nesl_cu_seg_fold<NESL_FIXED>(rt, FSumS{ xd, fr }, n, ns, offs, fid, false);
+        auto fo2 = down(fy, n), fro2 = down(fr, ns);   /* bitwise the same run to run */
+        CHECK(memcmp(fo.data(), fo2.data(), sizeof(double) * n) == 0 && memcmp(fro.data(), fro2.data(), sizeof(double) * ns) == 0,
+              "SEG float kind %d n=%lld: results differ between runs", kind, (long long)n);
         double worst = 0;
         for (int64_t g = 0; g < ns; g++) {
             double acc = 0.25;
@@ -279,7 +316,7 @@ static void check_size(NeslRt *rt, int64_t n)
             }
             worst = std::max(worst, fabs(fro[g] - acc) / std::max(1.0, fabs(acc)));
         }
-        CHECK(worst < 1e-9, "SEG float kind %d n=%lld err %g", kind, (long long)n, worst);
+        CHECK(worst < 1e-9, "SEG float kind %d n=%lld nsegs=%lld err %g", kind, (long long)n, (long long)ns, worst);
     }
     CK(cudaDeviceSynchronize());
     nesl_release(rt, mark, 0);
