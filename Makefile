@@ -252,7 +252,10 @@ HARNESS = tests/run_tests.sh --nesslc $(BIN) --unit $(BUILD)/unit \
           $(if $(JOBS),--jobs $(JOBS)) --mode $(or $(MODE),$(CHECK_MODES)) \
           $(if $(TEST_TIMEOUT),--timeout $(TEST_TIMEOUT))
 
-check: $(BIN) unit
+# The runtime libraries too: mode cuda-compile links the CUDA one, and the C
+# modes build faster with the CPU ones (nesslc compiles the runtime's sources
+# for each program where they are missing).
+check: all unit
 	@$(HARNESS) $(TESTS)
 
 check-unit: unit
