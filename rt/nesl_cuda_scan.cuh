@@ -763,6 +763,28 @@ template <class S, class R, bool PART, bool COUNTS> struct NeslFilterP {
     __device__ NeslOpt<unsigned> init() const { return NeslOpt<unsigned>{ 0u, 1 }; }
 };
 
+/* A warp's stretch of a FILTER tile (wn elements from base, striped over
+ * the lanes): its items into it[], their keep flags into keep's bits; the
+ * warp's kept count is returned to every lane. */
+template <class P, int IPT>
+static __device__ __forceinline__ unsigned nesl_filter_load_warp(const P &p, int64_t base, int wn, int lane, typename P::Item (&it)[IPT],
+                                                                 unsigned &keep)
+{
+#pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        int e = k * 32 + lane;
+        if (e < wn) {
+            bool f;
+            it[k] = p.load(base + e, &f);
+            keep |= (unsigned)f << k;
+        }
+    }
+    unsigned wc = 0;
+#pragma unroll
+    for (int k = 0; k < IPT; k++) wc += (unsigned)__popc(__ballot_sync(0xffffffffu, keep >> k & 1));
+    return wc;
+}
+
 template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MINB) nesl_k_filter(P p, int64_t n, NeslScanSt<P> st)
 {
     typedef typename P::Item Item;
@@ -782,18 +804,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
     int n_in = (int)(n - lo < TILE ? n - lo : TILE), wn = n_in - w * WT;   /* wn: the warp's elements (may be <= 0) */
     Item it[IPT];
     unsigned keep = 0;   /* bit k: item k is kept (item k exists iff k * 32 + lane < wn) */
-#pragma unroll
-    for (int k = 0; k < IPT; k++) {
-        int e = k * 32 + lane;
-        if (e < wn) {
-            bool f;
-            it[k] = p.load(lo + w * WT + e, &f);
-            keep |= (unsigned)f << k;
-        }
-    }
-    unsigned wc = 0;
-#pragma unroll
-    for (int k = 0; k < IPT; k++) wc += (unsigned)__popc(__ballot_sync(0xffffffffu, keep >> k & 1));
+    unsigned wc = nesl_filter_load_warp(p, lo + w * WT, wn, lane, it, keep);
     if (lane == 0) s_w[w] = wc;
 #ifdef NESL_SCAN_PROF
     unsigned long long c1 = clock64();
@@ -929,18 +940,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB + 32, NESL_FIL
         Item it[IPT];
         unsigned keep = 0, wbefore = 0, ktile = 0;
         if (has) {
-#pragma unroll
-            for (int k = 0; k < IPT; k++) {
-                int e = k * 32 + lane;
-                if (e < wn) {
-                    bool f;
-                    it[k] = p.load(lo + w * WT + e, &f);
-                    keep |= (unsigned)f << k;
-                }
-            }
-            unsigned wc = 0;
-#pragma unroll
-            for (int k = 0; k < IPT; k++) wc += (unsigned)__popc(__ballot_sync(0xffffffffu, keep >> k & 1));
+            unsigned wc = nesl_filter_load_warp(p, lo + w * WT, wn, lane, it, keep);
             if (lane == 0) s_w[w] = wc;
             nesl_bar_sync(1, SB);
             for (int j = 0; j < w; j++) wbefore += s_w[j];
