@@ -253,7 +253,8 @@ int64_t nesl_size(NeslRt *rt, NeslSoac k, int32_t n)
 void nesl_same_len(NeslRt *rt, int64_t len, int64_t size, const char *name)
 {
     if (len == size) return;
-    (void)rt;
+    nesl_tgt_flush_errors(rt);   /* an earlier device error is reported instead, as everywhere */
+    fflush(stdout);
     fprintf(stderr, "nesslc: internal error: '%s' has length %lld, not the size %lld that fusion proved (please report this bug)\n",
             name, (long long)len, (long long)size);
     exit(3);

@@ -166,24 +166,19 @@ static void check_size(NeslRt *rt, int64_t n)
         RA r = nesl_cu_reduce<NESL_PAR>(rt, AffS{ xd, y, y2 }, n, RA{ 1, 0 });
         CHECK((uint32_t)r.c0 == a && (uint32_t)r.c1 == b, "REDUCE affine n=%lld", (long long)n);
     }
-    /* SCAN int + */
-    nesl_cu_scan<NESL_PAR>(rt, FoldS{ xd, y }, n, id);
-    {
-        auto o = down(y, n + 1);
+    /* SCAN int +: the exclusive sums from 7, the poisoned word after them untouched */
+    auto check_scan = [&](int32_t *out, const char *what) {
+        auto o = down(out, n + 1);
         uint32_t acc = 7;
         int64_t bad = -1;
         for (int64_t i = 0; i < n && bad < 0; i++) { if ((uint32_t)o[i] != acc) bad = i; acc = wadd(acc, h[i]); }
-        CHECK(bad < 0 && o[n] == (int32_t)0xA5A5A5A5, "SCAN + n=%lld at %lld", (long long)n, (long long)bad);
-    }
+        CHECK(bad < 0 && o[n] == (int32_t)0xA5A5A5A5, "%s n=%lld at %lld", what, (long long)n, (long long)bad);
+    };
+    nesl_cu_scan<NESL_PAR>(rt, FoldS{ xd, y }, n, id);
+    check_scan(y, "SCAN +");
     /* SCAN int + as generated code asks for it (NESL_COMM) */
     nesl_cu_scan<NESL_COMM>(rt, FoldS{ xd, y2 }, n, id);
-    {
-        auto o = down(y2, n + 1);
-        uint32_t acc = 7;
-        int64_t bad = -1;
-        for (int64_t i = 0; i < n && bad < 0; i++) { if ((uint32_t)o[i] != acc) bad = i; acc = wadd(acc, h[i]); }
-        CHECK(bad < 0 && o[n] == (int32_t)0xA5A5A5A5, "SCAN + COMM n=%lld at %lld", (long long)n, (long long)bad);
-    }
+    check_scan(y2, "SCAN + COMM");
     /* SCAN of affine maps (non-commutative, 8-byte values) */
     RA aid = { 1, 0 };
     nesl_cu_scan<NESL_PAR>(rt, AffS{ xd, y, y2 }, n, aid);

@@ -10,23 +10,12 @@
 . "$(dirname "$0")/device_lib.sh"
 set -u
 cfirst=$1 ccount=$2 maxk=$3 first=$4 n=$5 end=$6 fnice=$7
-D=$(cd "$(dirname "$0")" && pwd)
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-cd "$D" || exit 1
-export PATH=/usr/local/cuda/bin:$PATH
-[ -x /usr/local/cuda/bin/nvcc ] || export NESSLC_NVCC=$(command -v nvcc)
+device_setup
 t0=$(date +%s)
 jobs=$(nproc)
 
 fz=/tmp/fz
-mkdir -p "$fz/crashes"
-for i in $(seq 1 "$fnice"); do
-    mkdir -p "$fz/corpus-$i"
-    nice -n 19 tests/fuzz/fuzz_nesl_none -seed=$((11000 + i)) -max_total_time=$((end + 5)) -timeout=10 \
-        -rss_limit_mb=2048 -max_len=8192 -dict=tests/fuzz/nesl.dict -artifact_prefix="$fz/crashes/" \
-        -print_final_stats=1 "$fz/corpus-$i" seeds >"$fz/job-$i.log" 2>&1 &
-done
+start_fuzzers "$fz" "$fnice" 0 11000 $((end + 5))
 
 # CUDA: at most 220 s
 PYTHONUNBUFFERED=1 python3 tests/gen/difftest.py --small --max-kernels "$maxk" --count "$ccount" -s "$cfirst" \
@@ -36,13 +25,7 @@ echo "difftest exit status $? after $(($(date +%s) - t0)) s" >>"$OUT/difftest_cu
 
 # CPU: tcc probe, then until END_S
 cc="$D/tcc -B $D/tcclib"
-python3 tests/gen/nesl_gen.py "$first" >/tmp/probe.nesl
-s=$(date +%s.%N)
-NESSLC_CC="$cc" NESSLC_CFLAGS=-std=c11 ./nesslc -o /tmp/probe.exe /tmp/probe.nesl >/tmp/probe.build 2>&1
-b=$(date +%s.%N)
-/tmp/probe.exe >/tmp/probe.out 2>&1
-e=$(date +%s.%N)
-echo "tcc probe: build $(awk "BEGIN{print $b - $s}") s ($(wc -c </tmp/probe.build) bytes of messages), run $(awk "BEGIN{print $e - $b}") s" >"$OUT/difftest_cpu.txt"
+tcc_probe "$first" "$cc" >"$OUT/difftest_cpu.txt"
 left=$((end - ($(date +%s) - t0)))
 PYTHONUNBUFFERED=1 python3 tests/gen/difftest.py -n "$n" -s "$first" -j "$jobs" --cc "$cc" --cflags=-std=c11 \
     --time-limit "$left" --no-reduce --log "$OUT/difftest_cpu.log" --out /tmp/dt >>"$OUT/difftest_cpu.txt" 2>&1

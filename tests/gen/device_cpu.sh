@@ -12,35 +12,18 @@
 . "$(dirname "$0")/device_lib.sh"
 set -u
 first=$1 n=$2 jobs=$3 limit=$4 fnorm=$5 fnice=$6
-D=$(cd "$(dirname "$0")" && pwd)
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-cd "$D" || exit 1
+device_setup
 { nproc; uname -r; free -g | head -2; gcc --version | head -1; } >"$OUT/env.txt" 2>&1
 
 # tcc probe: one random program's C build and run (doc/difftest.md says why)
 cc="$D/tcc -B $D/tcclib"
-python3 tests/gen/nesl_gen.py "$first" >/tmp/probe.nesl
-s=$(date +%s.%N)
-NESSLC_CC="$cc" NESSLC_CFLAGS=-std=c11 ./nesslc -o /tmp/probe.exe /tmp/probe.nesl >/tmp/probe.build 2>&1
-b=$(date +%s.%N)
-/tmp/probe.exe >/tmp/probe.out 2>&1
-e=$(date +%s.%N)
-echo "tcc probe: build $(awk "BEGIN{print $b - $s}") s (status in probe.build: $(wc -c </tmp/probe.build) bytes), run $(awk "BEGIN{print $e - $b}") s" | tee "$OUT/probe.txt"
+tcc_probe "$first" "$cc" | tee "$OUT/probe.txt"
 head -5 /tmp/probe.build >>"$OUT/probe.txt"
 
 # fuzzers: fresh corpus per worker, the test programs as seeds
 fz=/tmp/fz
-mkdir -p "$fz/crashes"
 total=$((fnorm + fnice))
-for i in $(seq 1 "$total"); do
-    mkdir -p "$fz/corpus-$i"
-    pre=""
-    [ "$i" -gt "$fnorm" ] && pre="nice -n 19"
-    $pre tests/fuzz/fuzz_nesl_none -seed=$((7000 + i)) -max_total_time=$((limit + 10)) -timeout=10 \
-        -rss_limit_mb=2048 -max_len=8192 -dict=tests/fuzz/nesl.dict -artifact_prefix="$fz/crashes/" \
-        -print_final_stats=1 "$fz/corpus-$i" seeds >"$fz/job-$i.log" 2>&1 &
-done
+start_fuzzers "$fz" "$total" "$fnorm" 7000 $((limit + 10))
 
 PYTHONUNBUFFERED=1 python3 tests/gen/difftest.py -n "$n" -s "$first" -j "$jobs" --cc "$cc" --cflags=-std=c11 \
     --time-limit "$limit" --no-reduce --log "$OUT/difftest.log" --out /tmp/dt >"$OUT/difftest.txt" 2>&1

@@ -11,12 +11,7 @@
 . "$(dirname "$0")/device_lib.sh"
 set -u
 first=$1 count=$2 maxk=$3 jobs=$4 limit=$5 cjobs=$6 fnorm=$7 fnice=$8
-D=$(cd "$(dirname "$0")" && pwd)
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-cd "$D" || exit 1
-export PATH=/usr/local/cuda/bin:$PATH
-[ -x /usr/local/cuda/bin/nvcc ] || export NESSLC_NVCC=$(command -v nvcc)
+device_setup
 { nproc; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -1; } >"$OUT/env.txt" 2>&1
 t0=$(date +%s)
 
@@ -27,16 +22,8 @@ t0=$(date +%s)
 check=$!
 
 fz=/tmp/fz
-mkdir -p "$fz/crashes"
 total=$((fnorm + fnice))
-for i in $(seq 1 "$total"); do
-    mkdir -p "$fz/corpus-$i"
-    pre=""
-    [ "$i" -gt "$fnorm" ] && pre="nice -n 19"
-    $pre tests/fuzz/fuzz_nesl_none -seed=$((9000 + i)) -max_total_time=$((limit + 10)) -timeout=10 \
-        -rss_limit_mb=2048 -max_len=8192 -dict=tests/fuzz/nesl.dict -artifact_prefix="$fz/crashes/" \
-        -print_final_stats=1 "$fz/corpus-$i" seeds >"$fz/job-$i.log" 2>&1 &
-done
+start_fuzzers "$fz" "$total" "$fnorm" 9000 $((limit + 10))
 
 PYTHONUNBUFFERED=1 python3 tests/gen/difftest.py --small --max-kernels "$maxk" --count "$count" -s "$first" \
     -j "$jobs" --executors ast,cuda --timeout 200 --time-limit "$limit" --no-reduce \
