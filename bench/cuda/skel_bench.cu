@@ -350,14 +350,30 @@ static void row(const char *what, int lg, double bytes, double ours, double cub)
     printf("\n");
 }
 
+/* The timed rows' data: n random ints on the device and two outputs. */
+struct TimedInput {
+    std::vector<int32_t> h;
+    const int32_t *xd;
+    int32_t *yd, *y2;
+};
+
+static TimedInput timed_input(NeslRt *rt, int64_t n)
+{
+    TimedInput in;
+    in.h = rand_ints(n);
+    in.xd = (const int32_t *)nesl_vec_from_host(rt, NESL_INT, n, in.h.data())->data;
+    in.yd = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)n, false);
+    in.y2 = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)n, false);
+    return in;
+}
+
 static void bench(NeslRt *rt, int lg)
 {
     int64_t n = (int64_t)1 << lg;
     size_t mark = nesl_mark(rt);
-    std::vector<int32_t> h = rand_ints(n);
-    NeslVec *x = nesl_vec_from_host(rt, NESL_INT, n, h.data());
-    const int32_t *xd = (const int32_t *)x->data;
-    int32_t *yd = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)n, false), *y2 = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)n, false);
+    TimedInput in = timed_input(rt, n);
+    const int32_t *xd = in.xd;
+    int32_t *yd = in.yd, *y2 = in.y2;
     double B = 4.0 * n;
     double cp = median_s([&] { cudaMemcpyAsync(yd, xd, B, cudaMemcpyDeviceToDevice); });
     copy_gbs = 2 * B / cp / 1e9;
@@ -487,10 +503,9 @@ static void prof(NeslRt *rt, int lg, int sms)
 {
     int64_t n = (int64_t)1 << lg;
     size_t mark = nesl_mark(rt);
-    std::vector<int32_t> h = rand_ints(n);
-    NeslVec *x = nesl_vec_from_host(rt, NESL_INT, n, h.data());
-    const int32_t *xd = (const int32_t *)x->data;
-    int32_t *yd = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)n, false), *y2 = (int32_t *)nesl_cu_tmp(rt, 4 * (size_t)n, false);
+    TimedInput in = timed_input(rt, n);
+    const int32_t *xd = in.xd;
+    int32_t *yd = in.yd, *y2 = in.y2;
     R id = { 0 };
     typedef NeslScanP<FoldS, R>::Shape SS;
     typedef NeslFilterP<FiltS, R, false, false>::Shape FS;
