@@ -268,11 +268,15 @@ static void mark_b(Arena *a, const NameSet *ns, CBlock *b)
             for (int j = 0; j < late.len; j++) cs_expr(a, b, cx_cast(a, "void", cx_name(a, late.items[j])));
         cb_add(a, b, s);
         switch (s->kind) {
-        case CS_DECL:
-            if (set_has(ns, s->u.decl.name)) break;
-            if (s->u.decl.init) cs_expr(a, b, cx_cast(a, "void", cx_name(a, s->u.decl.name)));
-            else ptrvec_push(a, &late, (void *)s->u.decl.name);
+        case CS_DECL: {
+            /* an array's declarator is "name[N]": (void) names the array */
+            const char *name = s->u.decl.name, *br = strchr(name, '[');
+            if (br) name = arena_strndup(a, name, (size_t)(br - name));
+            if (set_has(ns, name)) break;
+            if (s->u.decl.init) cs_expr(a, b, cx_cast(a, "void", cx_name(a, name)));
+            else ptrvec_push(a, &late, (void *)name);
             break;
+        }
         case CS_IF:
             mark_b(a, ns, s->u.if_.then_b);
             if (s->u.if_.else_b) mark_b(a, ns, s->u.if_.else_b);
