@@ -115,11 +115,21 @@ CExpr *cval_len(Gen *g, const CVal *v)
 
 /* Names, literals, fields of a local struct and casts of these: values
  * that cost nothing to repeat and read no memory. */
+/* A string constant's vector, nesl_string(rt, "...", n): not hoisted but
+ * made where it is used, so that a check's message (its one use, nearly
+ * always) is built only when the check fails; on the CUDA target a
+ * string is a host-to-device copy, which every check paid before. */
+static bool is_string_const(const CExpr *e)
+{
+    return e->kind == CX_CALL && !strcmp(e->u.call.fn, "nesl_string") && e->u.call.nargs == 3 &&
+           e->u.call.args[1]->kind == CX_STR;
+}
+
 static bool is_simple(const CExpr *e)
 {
     return e->kind == CX_NAME || e->kind == CX_INT || e->kind == CX_FLOAT ||
            (e->kind == CX_MEMBER && e->u.member.e->kind == CX_NAME) ||
-           (e->kind == CX_CAST && is_simple(e->u.cast.e));
+           (e->kind == CX_CAST && is_simple(e->u.cast.e)) || is_string_const(e);
 }
 
 CExpr *gen_hoist(Gen *g, CBlock *blk, const char *type, const char *base, CExpr *e)

@@ -62,8 +62,11 @@ static CExpr **cpu_builtin(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuE
     CExpr **args;
     int n = flat_args(g, env, ec, e->u.call.nargs, e->u.call.args, blk, &args);
     const char *f = e->u.call.name;
-    if (!strcmp(f, "check")) {
-        cs_expr(a, blk, cx_call(a, "nesl_check", n, args));
+    if (!strcmp(f, "check")) {   /* the message (args[3]) is made only on failure */
+        CBlock *fail = cb_new(a);
+        CExpr *fargs[4] = { args[0], cx_name(a, "true"), args[2], args[3] };
+        cs_expr(a, fail, cx_call(a, "nesl_check", n, fargs));
+        cs_if(a, blk, args[1], fail, NULL);
         return one(g, cx_int(a, 0));
     }
     if (!strcmp(f, "total")) return one(g, hoist(g, blk, "int32_t", cx_cast(a, "int32_t", cx_call(a, "nesl_sd_total", n, args))));
@@ -169,9 +172,8 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
         for (int i = 0; i < n; i++) cs_assign(a, blk, cx_index(a, d, cx_int(a, i)), el[i]);
         return one(g, v);
     }
-    case LE_STRING:
-        return one(g, hoist(g, blk, "NeslVec *", cx_calln(a, "nesl_string", 3, rt_of(g), cx_str(a, e->u.str.s, e->u.str.len),
-                                                        cx_int(a, e->u.str.len))));
+    case LE_STRING:   /* not hoisted: see is_string_const */
+        return one(g, cx_calln(a, "nesl_string", 3, rt_of(g), cx_str(a, e->u.str.s, e->u.str.len), cx_int(a, e->u.str.len)));
     case LE_BLOCK:
         for (int i = 0; i < e->u.block.nbinds; i++) {
             const LcuBind *b = e->u.block.binds[i];
