@@ -85,21 +85,22 @@
 #define NESL_FILTER_STAGE 1            /* FILTER: kept items staged in shared memory, stored as aligned lines */
 #endif
 /* FILTER (no counts): 1: nesl_k_filter_ws, a persistent grid whose
- * blocks have SB loading threads plus one look-back warp (H100, int32 at
- * 2^28, half kept, scan_notes.md: 0.69-0.71 ms against 0.75-0.77 for
- * nesl_k_filter).  Off by default: it passed every check and test, but
- * compute-sanitizer's racecheck reported 2 shared-memory hazards in it
- * (soac_filter.lcu, gpu_large.lcu; the report itself was not kept) that
- * are not explained yet (perhaps racecheck's view of its bar.arrive
- * hand-offs); see scan_notes.md. */
+ * blocks have SB loading threads plus one look-back warp; 0:
+ * nesl_k_filter, as PARTITION and the SEG_ filters.  H100, int32 at 2^28,
+ * the NESL micro-benchmark (bench/RESULTS.md, 2026-11-25): 0.678 ms
+ * (76% of copy; 0.632-0.649 before the racecheck fix below) against
+ * 0.70-0.72 for nesl_k_filter and 0.69 for CUB's DeviceSelect. */
 #ifndef NESL_FILTER_WS
-#define NESL_FILTER_WS 0
+#define NESL_FILTER_WS 1
 #endif
 #ifndef NESL_FILTER_WS_MINB
 #define NESL_FILTER_WS_MINB 5          /* 5 x 288 threads, 40 registers (6: 32 registers and spills, no faster) */
 #endif
+#ifndef NESL_FILTER_WS_WORDS
+#define NESL_FILTER_WS_WORDS 20        /* 16: 0.651-0.654 ms; 20: 0.634-0.651 (2^28, 1000 ns) */
+#endif
 #ifndef NESL_FILTER_WS_DELAY
-#define NESL_FILTER_WS_DELAY 1000      /* ns slept before the look-back's first read (0: 0.73-0.75 ms; 2000: as 1000) */
+#define NESL_FILTER_WS_DELAY 1500      /* ns slept before the look-back's first read (16 words: 0 ns 0.73-0.75 ms, 1000 0.65, 2000 as 1000; 20 words: 700 0.642-0.649, 1000 0.634-0.651, 1500 0.632-0.635) */
 #endif
 /* Tile ids: 1: the block index (blocks start in index order, as CUB's
  * single-pass scan also assumes); 0: an atomic counter. */
@@ -888,50 +889,68 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 #endif
 }
 
-/* Named barriers (0 is __syncthreads'): bar.arrive signals without
- * waiting, bar.sync waits for n threads in all (multiples of 32). */
-static __device__ __forceinline__ void nesl_bar_sync(int id, int n) { asm volatile("bar.sync %0, %1;" : : "r"(id), "r"(n) : "memory"); }
-static __device__ __forceinline__ void nesl_bar_arrive(int id, int n) { asm volatile("bar.arrive %0, %1;" : : "r"(id), "r"(n) : "memory"); }
+/* Barrier id among n threads (a multiple of 32; 0 is __syncthreads'),
+ * not .aligned: the warp-specialized kernel's warps reach its barriers
+ * at different places, and a warp's threads need not arrive together
+ * (thread 0 has just written a shared variable in a branch).  bar.sync
+ * is barrier.sync.aligned, which requires both; synccheck reported
+ * "divergent threads" for it, and racecheck then did not see thread 0's
+ * writes ordered before the look-back warp's reads. */
+static __device__ __forceinline__ void nesl_bar_sync(int id, int n) { asm volatile("barrier.sync %0, %1;" : : "r"(id), "r"(n) : "memory"); }
 
-/* FILTER, warp-specialized: nesl_k_filter leaves its
- * loading warps idle while warp 0 waits in the look-back (most of a
- * tile's life, scan_notes.md).  Here a persistent block has SB loading
- * threads (the tile's shape) and one more warp for the look-back: the
- * loading warps load tile i, publish its aggregate at once (a tile's
- * aggregate never waits for a look-back, so no tile waits for a
- * predecessor's block), stage it in shared memory (as nesl_k_filter; two
- * buffers), hand it to the look-back warp and, while that finds i's
- * prefix, store tile i-1, then load tile i+1.  Tiles are taken from a counter
- * just before the wait for the previous prefix, so they are taken in the
- * order they are loaded.  Hand-offs: barrier 1 among the loading warps;
- * 2, loading warps -> look-back warp (tile i's count is ready); 3, look-back
- * warp -> loading warps (tile i-1's prefix is ready), given after barrier
- * 2 of tile i so that the two alternate. */
-template <class P> __global__ void __launch_bounds__(P::Shape::SB + 32, NESL_FILTER_WS_MINB) nesl_k_filter_ws(P p, int64_t n, int ntiles, NeslScanSt<P> st)
+/* FILTER, warp-specialized: nesl_k_filter leaves its loading warps idle
+ * while warp 0 waits in the look-back (most of a tile's life,
+ * scan_notes.md).  Here a persistent block has SB loading threads (the
+ * tile's shape) and one more warp for the look-back.  Round i: the
+ * loading warps load tile i, exchange their kept counts (barrier 1,
+ * loading warps only), publish the tile's aggregate at once (no
+ * aggregate waits for a look-back, so no tile waits for a predecessor's
+ * block), take the next tile from a counter (tiles are taken in the
+ * order they are loaded) and stage tile i in shared memory (as
+ * nesl_k_filter; two buffers), while the look-back warp finds tile i-1's
+ * prefix.  Then barrier 2 of the whole block: after it the look-back
+ * warp starts on tile i, and the loading warps store tile i-1 and load
+ * tile i+1.  Every shared variable is written before a barrier and read
+ * after it; s_w, s_st, s_tl and s_pre alternate by round.  Thread 0's
+ * writes that the look-back warp reads (s_tl; before, a copy of the
+ * kept count) are made before barrier 1, as s_w's: made between
+ * barriers 1 and 2 they were reported by racecheck as hazards against
+ * the look-back warp's reads although barrier 2 orders them
+ * (compute-sanitizer on the H100, driver 580.159.04; written before
+ * barrier 1, which every loading warp now runs in every round: 0
+ * hazards).  This costs
+ * FILTER 2^28 about 4% (0.649 -> 0.678 ms), not understood: ptxas
+ * reports fewer spills (4 bytes, was 16).  (One
+ * __syncthreads() per round with no barrier 1, the kept counts added by
+ * shared atomics, was slower: 0.73 ms against 0.65.) */
+template <class T> using NeslFilterWsShape = NeslShape<T, NESL_FILTER_SB, NESL_FILTER_WS_WORDS, NESL_FILTER_WS_MINB>;
+
+template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFilterWsShape<typename P::Item>::MINB) nesl_k_filter_ws(P p, int64_t n, int ntiles, NeslScanSt<P> st)
 {
     typedef typename P::Item Item;
-    typedef typename P::Shape S;
+    typedef NeslFilterWsShape<Item> S;
     enum { IPT = S::IPT, TILE = S::TILE, NW = S::NW, WT = 32 * S::IPT, SB = S::SB, ALL = S::SB + 32 };
     static_assert(!P::PARTITION && !P::WITH_COUNTS, "FILTER only");
-    __shared__ unsigned s_w[NW];       /* warp kept counts */
+    __shared__ unsigned s_w[2][NW];    /* tile i's warp kept counts */
     __shared__ Item s_st[2][TILE];     /* staged tiles i, i-1: their kept items */
     __shared__ int s_tile, s_tl[2];    /* the next tile; tile i for the look-back warp (-1: no more) */
-    __shared__ unsigned s_kt[2], s_pre[2];   /* tile i's kept count and prefix */
+    __shared__ unsigned s_pre[2];      /* tile i's prefix */
     int t = threadIdx.x, lane = t & 31, w = t >> 5;
     if (t == 0) s_tile = (int)atomicAdd(st.counter, 1u);
     __syncthreads();
-    if (w == NW) {   /* the look-back warp */
+    if (w == NW) {   /* the look-back warp: tile i between barriers 2 of rounds i and i+1 */
         for (int i = 0;; i++) {
             nesl_bar_sync(2, ALL);
             int tile = s_tl[i & 1];
-            if (i > 0) nesl_bar_arrive(3, ALL);
             if (tile < 0) return;
-            NeslOpt<unsigned> pre = nesl_look_back(p, st, tile, s_kt[i & 1], [] {}, false, NESL_FILTER_WS_DELAY);
+            unsigned kt = 0;
+            for (int j = 0; j < NW; j++) kt += s_w[i & 1][j];
+            NeslOpt<unsigned> pre = nesl_look_back(p, st, tile, kt, [] {}, false, NESL_FILTER_WS_DELAY);
             if (lane == 0) s_pre[i & 1] = pre.v;   /* pre.ok: FILTER's init exists */
         }
     }
     unsigned below = (1u << lane) - 1u;
-    int ptile = 0;   /* tile i-1 */
+    int ptile = 0, pkt = 0;   /* tile i-1 and its kept count */
     for (int i = 0;; i++) {
         int tile = s_tile;
         bool has = tile < ntiles;
@@ -939,16 +958,19 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB + 32, NESL_FIL
         int n_in = has ? (int)(n - lo < TILE ? n - lo : TILE) : 0, wn = n_in - w * WT;
         Item it[IPT];
         unsigned keep = 0, wbefore = 0, ktile = 0;
+        if (t == 0) s_tl[i & 1] = has ? tile : -1;
         if (has) {
             unsigned wc = nesl_filter_load_warp(p, lo + w * WT, wn, lane, it, keep);
-            if (lane == 0) s_w[w] = wc;
-            nesl_bar_sync(1, SB);
-            for (int j = 0; j < w; j++) wbefore += s_w[j];
+            if (lane == 0) s_w[i & 1][w] = wc;
+        }
+        nesl_bar_sync(1, SB);   /* s_w and s_tl written, s_tile read */
+        if (has) {
+            for (int j = 0; j < w; j++) wbefore += s_w[i & 1][j];
             ktile = wbefore;
-            for (int j = w; j < NW; j++) ktile += s_w[j];
+            for (int j = w; j < NW; j++) ktile += s_w[i & 1][j];
             if (t == 0) {
                 st.publish(tile == 0 ? 2 : 1, tile, ktile);   /* tile 0: inclusive (init 0) */
-                s_kt[i & 1] = ktile;
+                s_tile = (int)atomicAdd(st.counter, 1u);
             }
             /* stage (the buffer's tile i-2 was stored before barrier 1) */
             unsigned before = wbefore;
@@ -960,21 +982,18 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB + 32, NESL_FIL
                 before += (unsigned)__popc(b);
             }
         }
-        if (t == 0) s_tl[i & 1] = has ? tile : -1;
-        nesl_bar_arrive(2, ALL);
-        if (t == 0 && has) s_tile = (int)atomicAdd(st.counter, 1u);
-        if (i == 0) nesl_bar_sync(1, SB);   /* s_tile written (later: barrier 3), s_w read */
+        nesl_bar_sync(2, ALL);   /* tile i staged; tile i-1's prefix found */
         if (i > 0) {   /* store tile i-1 */
-            nesl_bar_sync(3, ALL);
             int64_t pre = (int64_t)s_pre[(i - 1) & 1];
-            int kt = (int)s_kt[(i - 1) & 1], q = (int)(pre & 31);
+            int q = (int)(pre & 31);
             const Item *sb = s_st[(i - 1) & 1];
-            for (int j = t; j < q + kt; j += SB)
+            for (int j = t; j < q + pkt; j += SB)
                 if (j >= q) p.s.store(pre - q + j, sb[j - q]);
-            if ((int64_t)ptile * TILE + TILE >= n && t == 0) *p.total = pre + (long long)kt;   /* the last tile */
+            if ((int64_t)ptile * TILE + TILE >= n && t == 0) *p.total = pre + (long long)pkt;   /* the last tile */
         }
         if (!has) return;
         ptile = tile;
+        pkt = (int)ktile;
     }
 }
 
@@ -996,10 +1015,12 @@ template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter
     if (ntiles > 0x7fffffffLL) nesl_fail(rt, "%s: too many elements (%lld)", PART ? "PARTITION" : "FILTER", (long long)n);
     long long *total = (long long *)nesl_cu_tmp(rt, sizeof(long long), false), h;
     P p = { s, nesl_cu_derr(rt), pre, total };
-    if constexpr (NESL_FILTER_WS && !PART && !COUNTS && NeslWords<R>::n <= NESL_FILTER_WORDS) {
+    if constexpr (NESL_FILTER_WS && !PART && !COUNTS && NeslWords<R>::n <= NESL_FILTER_WS_WORDS) {
+        typedef NeslFilterWsShape<R> WS;
         const void *k = (const void *)nesl_k_filter_ws<P>;
-        int64_t grid = nesl_cu_grid_threads(rt, k, P::Shape::SB + 32, ntiles);
-        nesl_k_filter_ws<P><<<(unsigned)grid, P::Shape::SB + 32>>>(p, n, (int)ntiles, nesl_cu_lb_state<P>(rt, ntiles));
+        int64_t wtiles = (n + WS::TILE - 1) / WS::TILE;
+        int64_t grid = nesl_cu_grid_threads(rt, k, WS::SB + 32, wtiles);
+        nesl_k_filter_ws<P><<<(unsigned)grid, WS::SB + 32>>>(p, n, (int)wtiles, nesl_cu_lb_state<P>(rt, wtiles));
     } else {
         nesl_k_filter<P><<<(unsigned)ntiles, P::Shape::SB>>>(p, n, nesl_cu_lb_state<P>(rt, ntiles));
     }
