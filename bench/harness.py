@@ -20,6 +20,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 import benchlib
@@ -103,11 +104,19 @@ def main():
     ap.add_argument("--budget", type=float, default=540, help="seconds; later rows are skipped")
     ap.add_argument("--check", action="store_true")
     ap.add_argument("--only", nargs="*", default=[])
+    ap.add_argument("--rowdir", default=None,
+                    help="keeps each program's stdout there (default: a temporary folder, so that --out "
+                         "holds only the CSV: the device tool returns at most 8 files)")
     opts = ap.parse_args()
     if opts.check:
         return 1 if check(opts) else 0
     start = time.time()
     os.makedirs(opts.out, exist_ok=True)
+    tmp = None
+    if opts.rowdir is None:
+        tmp = tempfile.TemporaryDirectory()
+        opts.rowdir = tmp.name
+    os.makedirs(opts.rowdir, exist_ok=True)
     rc, out, err = run([os.path.join(opts.bindir, "copybw")], 120)
     copy = float(field(out, "copy-GBps")) if rc == 0 else None
     device = field(out, "device") or "unknown (copybw failed: %s)" % err.strip()[-100:]
@@ -123,7 +132,7 @@ def main():
             rows.append(row)
             continue
         b = baseline(inst, opts.bindir, min(120, left))
-        n = nesl(inst, opts.nesldir, opts.out, opts.repeat, min(180, left)) if "error" not in b else {"error": "-"}
+        n = nesl(inst, opts.nesldir, opts.rowdir, opts.repeat, min(180, left)) if "error" not in b else {"error": "-"}
         bms, nms = b.get("ms"), n.get("ms")
         gb = (b["bytes"] / 1e9) if "bytes" in b else None
         row.update(base_ms=bms, nesl_ms=nms, bytes=b.get("bytes"),

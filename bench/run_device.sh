@@ -2,7 +2,8 @@
 # bench/run_device.sh — on the GPU machine, after `make bench` (here or
 # there): checks the baselines against bench/ref.py at small sizes, then runs
 # every benchmark (baseline and nesslc program) and prints the table; the CSV
-# goes to OUTDIR (default build/bench, or $OUT when set).  One call, under
+# goes to OUTDIR (default build/bench, or $OUT when set) with check.log and
+# table.txt, nothing else (the device tool returns 8 files).  One call, under
 # 10 minutes (harness.py skips rows past its time budget).
 #   bench/run_device.sh [--bindir DIR] [--nesldir DIR] [--only NAME...]
 set -u
