@@ -113,8 +113,6 @@ CExpr *cval_len(Gen *g, const CVal *v)
     return v->len ? v->len : cx_arrow(g->a, v->comps[0], "len");
 }
 
-/* Names, literals, fields of a local struct and casts of these: values
- * that cost nothing to repeat and read no memory. */
 /* A string constant's vector, nesl_string(rt, "...", n): not hoisted but
  * made where it is used, so that a check's message (its one use, nearly
  * always) is built only when the check fails; on the CUDA target a
@@ -125,6 +123,9 @@ static bool is_string_const(const CExpr *e)
            e->u.call.args[1]->kind == CX_STR;
 }
 
+/* Names, literals, fields of a local struct and casts of these: values
+ * that cost nothing to repeat and read no memory; and string constants,
+ * which are not hoisted (above). */
 static bool is_simple(const CExpr *e)
 {
     return e->kind == CX_NAME || e->kind == CX_INT || e->kind == CX_FLOAT ||

@@ -894,8 +894,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
  * at different places, and a warp's threads need not arrive together
  * (thread 0 has just written a shared variable in a branch).  bar.sync
  * is barrier.sync.aligned, which requires both; synccheck reported
- * "divergent threads" for it, and racecheck then did not see thread 0's
- * writes ordered before the look-back warp's reads. */
+ * "divergent threads" for it. */
 static __device__ __forceinline__ void nesl_bar_sync(int id, int n) { asm volatile("barrier.sync %0, %1;" : : "r"(id), "r"(n) : "memory"); }
 
 /* FILTER, warp-specialized: nesl_k_filter leaves its loading warps idle
@@ -918,9 +917,8 @@ static __device__ __forceinline__ void nesl_bar_sync(int id, int n) { asm volati
  * the look-back warp's reads although barrier 2 orders them
  * (compute-sanitizer on the H100, driver 580.159.04; written before
  * barrier 1, which every loading warp now runs in every round: 0
- * hazards).  This costs
- * FILTER 2^28 about 4% (0.649 -> 0.678 ms), not understood: ptxas
- * reports fewer spills (4 bytes, was 16).  (One
+ * hazards).  This costs FILTER 2^28 about 4% (0.649 -> 0.678 ms), not
+ * understood: ptxas reports fewer spills (4 bytes, was 16).  (One
  * __syncthreads() per round with no barrier 1, the kept counts added by
  * shared atomics, was slower: 0.73 ms against 0.65.) */
 template <class T> using NeslFilterWsShape = NeslShape<T, NESL_FILTER_SB, NESL_FILTER_WS_WORDS, NESL_FILTER_WS_MINB>;
