@@ -87,9 +87,9 @@
 /* FILTER (no counts): 1: nesl_k_filter_ws, a persistent grid whose
  * blocks have SB loading threads plus one look-back warp; 0:
  * nesl_k_filter, as PARTITION and the SEG_ filters.  H100, int32 at 2^28,
- * the NESL micro-benchmark (bench/RESULTS.md, 2026-11-25): 0.678 ms
- * (76% of copy; 0.632-0.649 before the racecheck fix below) against
- * 0.70-0.72 for nesl_k_filter and 0.69 for CUB's DeviceSelect. */
+ * the NESL micro-benchmark (bench/RESULTS.md, 2026-11-25): 0.634-0.638
+ * ms (80-81% of copy) against 0.70-0.72 for nesl_k_filter and 0.68-0.69
+ * for CUB's DeviceSelect. */
 #ifndef NESL_FILTER_WS
 #define NESL_FILTER_WS 1
 #endif
@@ -910,17 +910,20 @@ static __device__ __forceinline__ void nesl_bar_sync(int id, int n) { asm volati
  * prefix.  Then barrier 2 of the whole block: after it the look-back
  * warp starts on tile i, and the loading warps store tile i-1 and load
  * tile i+1.  Every shared variable is written before a barrier and read
- * after it; s_w, s_st, s_tl and s_pre alternate by round.  Thread 0's
- * writes that the look-back warp reads (s_tl; before, a copy of the
- * kept count) are made before barrier 1, as s_w's: made between
- * barriers 1 and 2 they were reported by racecheck as hazards against
- * the look-back warp's reads although barrier 2 orders them
- * (compute-sanitizer on the H100, driver 580.159.04; written before
- * barrier 1, which every loading warp now runs in every round: 0
- * hazards).  This costs FILTER 2^28 about 4% (0.649 -> 0.678 ms), not
- * understood: ptxas reports fewer spills (4 bytes, was 16).  (One
+ * after it; s_w, s_st, s_tl and s_pre alternate by round.  Every shared
+ * variable the look-back warp reads is written before a barrier 1, also
+ * in the last round, which has no tile: thread 0's writes made between
+ * barriers 1 and 2, or before barrier 2 in a round without barrier 1,
+ * were reported by racecheck as hazards against the look-back warp's
+ * reads although barrier 2 orders them (compute-sanitizer on the H100,
+ * driver 580.159.04; this shape: 0 hazards).  Speed depends on the
+ * shape (scan_notes.md; int32 at 2^28): thread 0's s_tl written before
+ * the round's `if (has)` 0.678 ms, inside it as here 0.634-0.638, and
+ * 0.598-0.620 with barrier 1 inside the `if` (a second barrier 1 for
+ * the last round), which ptxas cannot build for 8-byte items ("register
+ * allocation failed with register count of 7", nvcc 13.0, sm_90).  (One
  * __syncthreads() per round with no barrier 1, the kept counts added by
- * shared atomics, was slower: 0.73 ms against 0.65.) */
+ * shared atomics, was slower: 0.73 ms.) */
 template <class T> using NeslFilterWsShape = NeslShape<T, NESL_FILTER_SB, NESL_FILTER_WS_WORDS, NESL_FILTER_WS_MINB>;
 
 template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFilterWsShape<typename P::Item>::MINB) nesl_k_filter_ws(P p, int64_t n, int ntiles, NeslScanSt<P> st)
@@ -956,11 +959,11 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
         int n_in = has ? (int)(n - lo < TILE ? n - lo : TILE) : 0, wn = n_in - w * WT;
         Item it[IPT];
         unsigned keep = 0, wbefore = 0, ktile = 0;
-        if (t == 0) s_tl[i & 1] = has ? tile : -1;
         if (has) {
+            if (t == 0) s_tl[i & 1] = tile;
             unsigned wc = nesl_filter_load_warp(p, lo + w * WT, wn, lane, it, keep);
             if (lane == 0) s_w[i & 1][w] = wc;
-        }
+        } else if (t == 0) s_tl[i & 1] = -1;
         nesl_bar_sync(1, SB);   /* s_w and s_tl written, s_tile read */
         if (has) {
             for (int j = 0; j < w; j++) wbefore += s_w[i & 1][j];
