@@ -87,8 +87,8 @@
 /* FILTER (no counts): 1: nesl_k_filter_ws, a persistent grid whose
  * blocks have SB loading threads plus one look-back warp; 0:
  * nesl_k_filter, as PARTITION and the SEG_ filters.  H100, int32 at 2^28,
- * the NESL micro-benchmark (bench/RESULTS.md, 2026-11-25): 0.634-0.638
- * ms (80-81% of copy) against 0.70-0.72 for nesl_k_filter and 0.68-0.69
+ * the NESL micro-benchmark (bench/RESULTS.md, 2026-11-25): 0.598-0.620
+ * ms (82-86% of copy) against 0.70-0.72 for nesl_k_filter and 0.68-0.69
  * for CUB's DeviceSelect. */
 #ifndef NESL_FILTER_WS
 #define NESL_FILTER_WS 1
@@ -916,12 +916,14 @@ static __device__ __forceinline__ void nesl_bar_sync(int id, int n) { asm volati
  * barriers 1 and 2, or before barrier 2 in a round without barrier 1,
  * were reported by racecheck as hazards against the look-back warp's
  * reads although barrier 2 orders them (compute-sanitizer on the H100,
- * driver 580.159.04; this shape: 0 hazards).  Speed depends on the
- * shape (scan_notes.md; int32 at 2^28): thread 0's s_tl written before
- * the round's `if (has)` 0.678 ms, inside it as here 0.634-0.638, and
- * 0.598-0.620 with barrier 1 inside the `if` (a second barrier 1 for
- * the last round), which ptxas cannot build for 8-byte items ("register
- * allocation failed with register count of 7", nvcc 13.0, sm_90).  (One
+ * driver 580.159.04; the shapes below: 0 hazards).  Speed depends on
+ * the shape (scan_notes.md; int32 at 2^28): 0.678 ms with thread 0's
+ * s_tl written before the round's `if (has)` and barrier 1 after it;
+ * 0.634-0.638 with s_tl written inside the `if`; 0.598-0.620 with
+ * barrier 1 inside it too (and a second barrier 1 for the last round),
+ * which one-word items get.  ptxas cannot build that shape for wider
+ * items ("register allocation failed with register count of 7", nvcc
+ * 13.0, sm_90), so they get the second.  (One
  * __syncthreads() per round with no barrier 1, the kept counts added by
  * shared atomics, was slower: 0.73 ms.) */
 template <class T> using NeslFilterWsShape = NeslShape<T, NESL_FILTER_SB, NESL_FILTER_WS_WORDS, NESL_FILTER_WS_MINB>;
@@ -959,13 +961,12 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
         int n_in = has ? (int)(n - lo < TILE ? n - lo : TILE) : 0, wn = n_in - w * WT;
         Item it[IPT];
         unsigned keep = 0, wbefore = 0, ktile = 0;
-        if (has) {
+        auto load = [&] {
             if (t == 0) s_tl[i & 1] = tile;
             unsigned wc = nesl_filter_load_warp(p, lo + w * WT, wn, lane, it, keep);
             if (lane == 0) s_w[i & 1][w] = wc;
-        } else if (t == 0) s_tl[i & 1] = -1;
-        nesl_bar_sync(1, SB);   /* s_w and s_tl written, s_tile read */
-        if (has) {
+        };
+        auto stage = [&] {
             for (int j = 0; j < w; j++) wbefore += s_w[i & 1][j];
             ktile = wbefore;
             for (int j = w; j < NW; j++) ktile += s_w[i & 1][j];
@@ -982,6 +983,22 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
                 if (keep >> k & 1) sb[before + (unsigned)__popc(b & below)] = it[k];
                 before += (unsigned)__popc(b);
             }
+        };
+        /* barrier 1: s_w and s_tl written, s_tile read (see above for the two shapes) */
+        if constexpr (NeslWords<Item>::n == 1) {
+            if (has) {
+                load();
+                nesl_bar_sync(1, SB);
+                stage();
+            } else {
+                if (t == 0) s_tl[i & 1] = -1;
+                nesl_bar_sync(1, SB);
+            }
+        } else {
+            if (has) load();
+            else if (t == 0) s_tl[i & 1] = -1;
+            nesl_bar_sync(1, SB);
+            if (has) stage();
         }
         nesl_bar_sync(2, ALL);   /* tile i staged; tile i-1's prefix found */
         if (i > 0) {   /* store tile i-1 */
