@@ -176,6 +176,8 @@ void cs_block(Arena *a, CBlock *b, CBlock *inner) { st(a, b, CS_BLOCK)->u.block 
 void cs_pragma(Arena *a, CBlock *b, const char *text) { st(a, b, CS_PRAGMA)->u.text = text; }
 void cs_return(Arena *a, CBlock *b, CExpr *e) { st(a, b, CS_RETURN)->u.expr = e; }
 void cs_comment(Arena *a, CBlock *b, const char *text) { st(a, b, CS_COMMENT)->u.text = text; }
+void cs_loop(Arena *a, CBlock *b, CBlock *body) { st(a, b, CS_LOOP)->u.block = body; }
+void cs_jump(Arena *a, CBlock *b, bool is_break) { st(a, b, CS_JUMP)->u.text = is_break ? "break" : "continue"; }
 
 /* ---- unused variables ---- */
 typedef struct NameSet { const char **v; size_t cap, n; } NameSet;
@@ -247,8 +249,8 @@ static void uses_b(Arena *a, NameSet *ns, const CBlock *b)
             if (s->u.if_.else_b) uses_b(a, ns, s->u.if_.else_b);
             break;
         case CS_FOR: uses_e(a, ns, s->u.for_.lo); uses_e(a, ns, s->u.for_.hi); uses_b(a, ns, s->u.for_.body); break;
-        case CS_BLOCK: uses_b(a, ns, s->u.block); break;
-        case CS_PRAGMA: case CS_COMMENT: break;
+        case CS_BLOCK: case CS_LOOP: uses_b(a, ns, s->u.block); break;
+        case CS_PRAGMA: case CS_COMMENT: case CS_JUMP: break;
         }
     }
 }
@@ -282,8 +284,8 @@ static void mark_b(Arena *a, const NameSet *ns, CBlock *b)
             if (s->u.if_.else_b) mark_b(a, ns, s->u.if_.else_b);
             break;
         case CS_FOR: mark_b(a, ns, s->u.for_.body); break;
-        case CS_BLOCK: mark_b(a, ns, s->u.block); break;
-        case CS_ASSIGN: case CS_EXPR: case CS_RETURN: case CS_PRAGMA: case CS_COMMENT: break;
+        case CS_BLOCK: case CS_LOOP: mark_b(a, ns, s->u.block); break;
+        case CS_ASSIGN: case CS_EXPR: case CS_RETURN: case CS_PRAGMA: case CS_COMMENT: case CS_JUMP: break;
         }
     }
     if (!old.n || old.stmts[old.n - 1]->kind != CS_RETURN)

@@ -79,6 +79,8 @@ typedef enum {
     CS_PRAGMA,   /* #pragma text */
     CS_RETURN,   /* return [e]; */
     CS_COMMENT,  /* one-line comment */
+    CS_LOOP,     /* for (;;) {..} */
+    CS_JUMP,     /* break; or continue; (u.text) */
 } CStmtKind;
 
 typedef struct CStmt CStmt;
@@ -92,8 +94,8 @@ struct CStmt {
         CExpr *expr;                                           /* CS_EXPR, CS_RETURN (may be NULL) */
         struct { CExpr *c; CBlock *then_b, *else_b; } if_;     /* else_b may be NULL */
         struct { const char *var; CExpr *lo, *hi; CBlock *body; } for_;
-        CBlock *block;
-        const char *text;                                      /* CS_PRAGMA, CS_COMMENT */
+        CBlock *block;                                         /* CS_BLOCK, CS_LOOP */
+        const char *text;                                      /* CS_PRAGMA, CS_COMMENT, CS_JUMP */
     } u;
 };
 
@@ -111,6 +113,8 @@ void cs_block(Arena *a, CBlock *b, CBlock *inner);
 void cs_pragma(Arena *a, CBlock *b, const char *text);
 void cs_return(Arena *a, CBlock *b, CExpr *e);
 void cs_comment(Arena *a, CBlock *b, const char *text);
+void cs_loop(Arena *a, CBlock *b, CBlock *body);
+void cs_jump(Arena *a, CBlock *b, bool is_break);
 
 /* ---- top level ---- */
 typedef struct CParam { const char *type, *name; } CParam;

@@ -112,10 +112,10 @@ static void reach_expr(Reach *r, const LcuExpr *e)
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN:
     case LE_STRING: case LE_SOAC:
         return;
-    case LE_TUPLE: case LE_VECLIT:
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
         for (int i = 0; i < e->u.tuple.n; i++) reach_expr(r, e->u.tuple.elems[i]);
         return;
-    case LE_LET: reach_expr(r, e->u.let.bind->rhs); reach_expr(r, e->u.let.body); return;
+    case LE_LET: case LE_LOOP: reach_expr(r, e->u.let.bind->rhs); reach_expr(r, e->u.let.body); return;
     case LE_IF: reach_expr(r, e->u.if_.cond); reach_expr(r, e->u.if_.then_e); reach_expr(r, e->u.if_.else_e); return;
     case LE_BINOP: reach_expr(r, e->u.bin.l); reach_expr(r, e->u.bin.r); return;
     case LE_UNOP: reach_expr(r, e->u.un.e); return;

@@ -241,6 +241,13 @@ static void print_stmt(FILE *out, const CStmt *s, int d)
         fputs(";\n", out);
         return;
     case CS_COMMENT: fprintf(out, "/* %s */\n", s->u.text); return;
+    case CS_LOOP:
+        fputs("for (;;) {\n", out);
+        print_block(out, s->u.block, d + 1);
+        indent(out, d);
+        fputs("}\n", out);
+        return;
+    case CS_JUMP: fprintf(out, "%s;\n", s->u.text); return;
     }
 }
 

@@ -176,8 +176,8 @@ static bool fails(const LcuExpr *e, Fact f)
     switch (e->kind) {
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN: case LE_STRING:
         return false;
-    case LE_TUPLE: case LE_VECLIT: return any_fails(e->u.tuple.n, e->u.tuple.elems, f);
-    case LE_LET: {
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR: return any_fails(e->u.tuple.n, e->u.tuple.elems, f);
+    case LE_LET: case LE_LOOP: {
         const LcuBind *b = e->u.let.bind;
         if (fails(b->rhs, f)) return true;
         for (int i = 0; i < b->nvars; i++)
@@ -357,6 +357,75 @@ const CEnv *gen_bind(Gen *g, const CEnv *env, const LcuBind *b, CExpr **rhs, CBl
     return env;
 }
 
+/* iterate: mutable loop variables and result variables around for (;;);
+ * the body's tail positions either assign the next values (all computed
+ * before any is assigned) and continue, or assign the result and break. */
+typedef struct LoopGen { int nv, nr; CExpr **vars, **res; } LoopGen;
+
+static void gen_tail(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk, const LoopGen *L)
+{
+    if (e->kind == LE_IF) {
+        CExpr *c = gen_expr(g, env, ec, e->u.if_.cond, blk)[0];
+        CBlock *tb = cb_new(g->a), *eb = cb_new(g->a);
+        gen_tail(g, env, ec, e->u.if_.then_e, tb, L);
+        gen_tail(g, env, ec, e->u.if_.else_e, eb, L);
+        cs_if(g->a, blk, c, tb, eb);
+        return;
+    }
+    if (e->kind == LE_LET) {
+        const LcuBind *b = e->u.let.bind;
+        gen_tail(g, gen_bind(g, env, b, gen_expr(g, env, ec, b->rhs, blk), blk), ec, e->u.let.body, blk, L);
+        return;
+    }
+    bool recur = e->kind == LE_RECUR;
+    int n = recur ? L->nv : L->nr;
+    CExpr **to = recur ? L->vars : L->res;
+    CExpr *val[n];
+    int k = 0;
+    if (recur) {
+        for (int i = 0; i < e->u.tuple.n; i++) {
+            const LcuExpr *x = e->u.tuple.elems[i];
+            CExpr **c = gen_expr(g, env, ec, x, blk);
+            for (int j = 0; j < lcu_t_arity(x->type); j++, k++) {   /* a temporary: the values may read the variables */
+                const char *t = gen_fresh(g, "next");
+                cs_decl(g->a, blk, gen_ctype(g, lcu_t_component(x->type, j)), t, c[j]);
+                val[k] = cx_name(g->a, t);
+            }
+        }
+    } else {
+        CExpr **c = gen_expr(g, env, ec, e, blk);
+        for (; k < n; k++) val[k] = c[k];
+    }
+    for (int i = 0; i < n; i++) cs_assign(g->a, blk, to[i], val[i]);
+    cs_jump(g->a, blk, !recur);
+}
+
+static CExpr **gen_loop(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
+{
+    const LcuBind *b = e->u.let.bind;
+    const LcuType *vt = b->rhs->type;
+    LoopGen L = { lcu_t_arity(vt), lcu_t_arity(e->type), NULL, NULL };
+    CExpr **init = gen_expr(g, env, ec, b->rhs, blk);
+    L.vars = arena_alloc(g->a, sizeof *L.vars * (size_t)L.nv);
+    L.res = arena_alloc(g->a, sizeof *L.res * (size_t)L.nr);
+    for (int k = 0; k < L.nv; k++) {
+        const char *v = gen_fresh(g, b->nvars == 1 ? b->vars[0] : b->vars[k]);
+        cs_decl(g->a, blk, gen_ctype(g, lcu_t_component(vt, k)), v, init[k]);
+        L.vars[k] = cx_name(g->a, v);
+    }
+    if (b->nvars == 1) env = cenv_bind(g, env, b->vars[0], cval_new(g, vt, L.nv, L.vars));
+    else for (int k = 0; k < L.nv; k++) env = cenv_bind(g, env, b->vars[k], cval_new(g, lcu_t_component(vt, k), 1, L.vars + k));
+    for (int k = 0; k < L.nr; k++) {
+        const char *v = gen_fresh(g, "r");
+        cs_decl(g->a, blk, gen_ctype(g, lcu_t_component(e->type, k)), v, NULL);
+        L.res[k] = cx_name(g->a, v);
+    }
+    CBlock *body = cb_new(g->a);
+    gen_tail(g, env, ec, e->u.let.body, body, &L);
+    cs_loop(g->a, blk, body);
+    return L.res;
+}
+
 static CExpr **gen_if(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
 {
     CExpr *c = gen_expr(g, env, ec, e->u.if_.cond, blk)[0];
@@ -403,6 +472,8 @@ CExpr **gen_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CB
         return gen_expr(g, gen_bind(g, env, b, rhs, blk), ec, e->u.let.body, blk);
     }
     case LE_IF: return gen_if(g, env, ec, e, blk);
+    case LE_LOOP: return gen_loop(g, env, ec, e, blk);
+    case LE_RECUR: ICE("recur outside a tail position");
     case LE_BINOP: {
         if (e->u.bin.op == LOP_AND || e->u.bin.op == LOP_OR) return one(g, gen_logic(g, env, ec, e, blk));
         CExpr *l = gen_expr(g, env, ec, e->u.bin.l, blk)[0];

@@ -187,6 +187,8 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_TUPLE:
     case LE_LET: case LE_IF: case LE_BINOP: case LE_UNOP: case LE_INDEX: case LE_LEN:
         break;
+    case LE_LOOP: case LE_RECUR:
+        ICE("gen_cpu_expr of GPU-only iterate/recur");
     }
     ICE("gen_cpu_expr of a shared form");
 }

@@ -63,11 +63,11 @@ static bool reads(const LcuExpr *e, Sym x)
     case LE_LEN: return e->u.len.vec == x;
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_STRING:
         return false;
-    case LE_TUPLE: case LE_VECLIT:
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
         for (int i = 0; i < e->u.tuple.n; i++)
             if (reads(e->u.tuple.elems[i], x)) return true;
         return false;
-    case LE_LET: return reads(e->u.let.bind->rhs, x) || reads(e->u.let.body, x);
+    case LE_LET: case LE_LOOP: return reads(e->u.let.bind->rhs, x) || reads(e->u.let.body, x);
     case LE_IF: return reads(e->u.if_.cond, x) || reads(e->u.if_.then_e, x) || reads(e->u.if_.else_e, x);
     case LE_BINOP: return reads(e->u.bin.l, x) || reads(e->u.bin.r, x);
     case LE_UNOP: return reads(e->u.un.e, x);

@@ -217,8 +217,8 @@ static void host_decls(Gen *g, PtrVec *out, const CBlock *b)
             if (st->u.if_.else_b) host_decls(g, out, st->u.if_.else_b);
             break;
         case CS_FOR: host_decls(g, out, st->u.for_.body); break;
-        case CS_BLOCK: host_decls(g, out, st->u.block); break;
-        case CS_ASSIGN: case CS_EXPR: case CS_PRAGMA: case CS_RETURN: case CS_COMMENT: break;
+        case CS_BLOCK: case CS_LOOP: host_decls(g, out, st->u.block); break;
+        case CS_ASSIGN: case CS_EXPR: case CS_PRAGMA: case CS_RETURN: case CS_COMMENT: case CS_JUMP: break;
         }
     }
 }
@@ -306,8 +306,8 @@ static void conv_block(Conv *c, CBlock *b)
             if (st->u.if_.else_b) conv_block(c, st->u.if_.else_b);
             break;
         case CS_FOR: conv_expr(c, st->u.for_.lo); conv_expr(c, st->u.for_.hi); conv_block(c, st->u.for_.body); break;
-        case CS_BLOCK: conv_block(c, st->u.block); break;
-        case CS_PRAGMA: case CS_COMMENT: break;
+        case CS_BLOCK: case CS_LOOP: conv_block(c, st->u.block); break;
+        case CS_PRAGMA: case CS_COMMENT: case CS_JUMP: break;
         }
     }
 }

@@ -298,7 +298,7 @@ static bool safe_when_empty(const Fl *F, const LcuExpr *e)
         for (int i = 0; i < e->u.block.nbinds; i++)
             if (!safe_when_empty(F, e->u.block.binds[i]->rhs)) return false;
         return true;
-    case LE_INDEX: case LE_LET: case LE_RUN: case LE_LIB:
+    case LE_INDEX: case LE_LET: case LE_RUN: case LE_LIB: case LE_LOOP: case LE_RECUR:
         return false;
     }
     return false;
@@ -699,6 +699,8 @@ FVal fl_apply_fun(Fl *F, const Ctx *cx, FunDecl *fun, FVal arg, Span sp)
         return rep_empty(F, ft->res, cx->lifted);
     }
     bool lifted = cx->lifted && (arg.lifted || !fl_fun_pure(F, f));
+    FVal looped;
+    if (lifted && fl_loop_call(F, cx, f, arg, &looped)) return looped;
     if (lifted) arg = materialize(F, cx, arg);
     Sym name = fl_request_fun(F, f, lifted);
     int extra = (lifted ? 1 : 0) + (f->is_prelude ? 1 : 0);

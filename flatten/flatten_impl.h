@@ -171,9 +171,18 @@ bool fl_fun_pure(Fl *F, FunDecl *fun);
 
 /* ---- speculate.c: lifted ifs of cheap total scalar branches as a select ---- */
 bool fl_speculable(const Expr *e);
+bool fl_scalar_type(Type *t);                                   /* int, float, bool, char, tuples of them */
+bool fl_prim_total(int prim);                                   /* a value for every argument */
 FVal fl_select(Fl *F, const Ctx *cx, Type *t, Sym flags, FVal a, FVal b);
 
+/* ---- sequential.c: scalar tail recursion in lifted code as a loop ---- */
+/* The lifted call f(arg) as one MAP whose thunk loops (iterate); false,
+ * emitting nothing, when f is not scalar tail-recursive code. */
+bool fl_loop_call(Fl *F, const Ctx *cx, FunDecl *f, FVal arg, FVal *out);
+
 /* ---- prims.c ---- */
+/* The scalar λcu expression of an element-wise primitive on operands x. */
+LcuExpr *fl_scalar_op(Fl *F, int prim, Type *t0, Type *t1, LcuExpr **x);
 bool fl_prim_pure(int prim);
 FVal fl_range(Fl *F, const Ctx *cx, FVal lo, FVal hi, FVal step, Span sp);
 FVal fl_prim(Fl *F, const Ctx *cx, int prim, Type *inst, int nargs, FVal *args, Span sp);

@@ -73,7 +73,7 @@ static LcuExpr *B(Fl *F, LcuBinop op, LcuExpr *x, LcuExpr *y) { return X_bin(F, 
 static LcuExpr *C1(Fl *F, const char *f, LcuExpr *x) { return X_call1(F, f, x); }
 static LcuExpr *C2(Fl *F, const char *f, LcuExpr *x, LcuExpr *y) { return X_call2(F, f, x, y); }
 
-static LcuExpr *scalar_op(Fl *F, int prim, Type *t0, Type *t1, LcuExpr **x)
+LcuExpr *fl_scalar_op(Fl *F, int prim, Type *t0, Type *t1, LcuExpr **x)
 {
     LcuBase b = base_of(t0);
     bool fl = b == LB_FLOAT, bo = b == LB_BOOL;
@@ -191,7 +191,7 @@ static FVal elementwise(Fl *F, const Ctx *cx, int prim, Type *rt, int k, FVal *a
     LcuExpr *fails = scalar_fails(F, prim, a[0].type, x, &msg);
     if (!lifted) {
         if (fails) fl_check(F, cx, sp, fails, msg);
-        return vec1(F, rt, false, fl_emit(F, T_base(F, rb), scalar_op(F, prim, a[0].type, t1, x)));
+        return vec1(F, rt, false, fl_emit(F, T_base(F, rb), fl_scalar_op(F, prim, a[0].type, t1, x)));
     }
     LcuExpr *n = X_var(F, cx->count);
     if (fails && !a[failing_operand(prim)].lifted) {
@@ -204,7 +204,7 @@ static FVal elementwise(Fl *F, const Ctx *cx, int prim, Type *rt, int k, FVal *a
         for (int j = 0; j < k; j++) y[j] = opnd(F, a[j], ic);
         check_any(F, cx, sp, ic, scalar_fails(F, prim, a[0].type, y, &msg), n, msg);
     }
-    return vec1(F, rt, true, fl_map(F, rb, i, scalar_op(F, prim, a[0].type, t1, x), n));
+    return vec1(F, rt, true, fl_map(F, rb, i, fl_scalar_op(F, prim, a[0].type, t1, x), n));
 }
 
 /* ---- reductions and scans ---- */

@@ -20,19 +20,19 @@
  * constant factor. */
 #include "flatten_impl.h"
 
-static bool scalar_type(Type *t)
+bool fl_scalar_type(Type *t)
 {
     t = type_prune(t);
     switch (t->kind) {
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: return true;
-    case TY_PAIR: return scalar_type(t->fst) && scalar_type(t->snd);
+    case TY_PAIR: return fl_scalar_type(t->fst) && fl_scalar_type(t->snd);
     case TY_STREAM: case TY_SEQ: case TY_DATA: case TY_FUN: case TY_FUNID: case TY_VAR: return false;
     }
     return false;
 }
 
 /* Primitives that return a value for every argument of their type. */
-static bool prim_total(int prim)
+bool fl_prim_total(int prim)
 {
     switch (prim) {
     case PRIM_NOT: case PRIM_OR: case PRIM_AND: case PRIM_XOR: case PRIM_NOR: case PRIM_NAND:
@@ -65,7 +65,7 @@ static bool pattern_scalar(const Pattern *p)
 
 static bool speculable(const Expr *e, int depth)
 {
-    if (depth > 32 || !scalar_type(e->type)) return false;
+    if (depth > 32 || !fl_scalar_type(e->type)) return false;
     switch (e->kind) {
     case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_CHAR:
         return true;
@@ -83,9 +83,9 @@ static bool speculable(const Expr *e, int depth)
         if (e->fun) return false;
         for (int i = 0; i < e->nargs; i++)
             if (!speculable(e->args[i], depth + 1)) return false;
-        return prim_total(e->prim) || (e->prim == PRIM_DIV && e->nargs == 2 && nonzero_literal(e->args[1]));
+        return fl_prim_total(e->prim) || (e->prim == PRIM_DIV && e->nargs == 2 && nonzero_literal(e->args[1]));
     case EX_APPLY:
-        return e->a->kind == EX_VAR && e->a->ref == REF_PRIM && prim_total(e->a->prim) &&
+        return e->a->kind == EX_VAR && e->a->ref == REF_PRIM && fl_prim_total(e->a->prim) &&
                speculable(e->b, depth + 1);
     case EX_STRING: case EX_LAMBDA: case EX_SUBSCRIPT: case EX_EACH: case EX_SEQ: case EX_EMPTY:
     case EX_RANGE: case EX_TIME:

@@ -230,10 +230,10 @@ static bool has_effect(Fu *F, const LcuExpr *e)
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_STRING:
     case LE_VAR: case LE_LEN:
         return false;
-    case LE_TUPLE: case LE_VECLIT:
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
         for (int i = 0; i < e->u.tuple.n; i++) if (has_effect(F, e->u.tuple.elems[i])) return true;
         return false;
-    case LE_LET: return has_effect(F, e->u.let.bind->rhs) || has_effect(F, e->u.let.body);
+    case LE_LET: case LE_LOOP: return has_effect(F, e->u.let.bind->rhs) || has_effect(F, e->u.let.body);
     case LE_IF: return has_effect(F, e->u.if_.cond) || has_effect(F, e->u.if_.then_e) || has_effect(F, e->u.if_.else_e);
     case LE_BINOP:
         if (e->u.bin.op == LOP_DIV || e->u.bin.op == LOP_MOD) return true;   /* may fail */
@@ -278,10 +278,12 @@ static bool thunk_fails(const FailCtx *c, const LcuExpr *e)
     switch (e->kind) {
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_STRING: case LE_LEN:
         return false;
-    case LE_TUPLE: case LE_VECLIT:
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
         for (int i = 0; i < e->u.tuple.n; i++) if (thunk_fails(c, e->u.tuple.elems[i])) return true;
         return false;
-    case LE_LET:
+    case LE_LET: case LE_LOOP:
+        for (int i = 0; c->idx && i < e->u.let.bind->nvars; i++)
+            if (e->u.let.bind->vars[i] == c->idx) return true;   /* rebinds it */
         if (c->idx && e->u.let.bind->nvars == 1 && e->u.let.bind->vars[0] == c->idx) return true;   /* rebinds it */
         return thunk_fails(c, e->u.let.bind->rhs) || thunk_fails(c, e->u.let.body);
     case LE_IF: return thunk_fails(c, e->u.if_.cond) || thunk_fails(c, e->u.if_.then_e) || thunk_fails(c, e->u.if_.else_e);
@@ -350,13 +352,13 @@ static void pull_check(PullCheck *c, const LcuExpr *e)
             && !(e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == c->r)) c->ok = false;
         pull_check(c, e->u.index.idx);
         return;
-    case LE_LET:
+    case LE_LET: case LE_LOOP:
         for (int i = 0; i < e->u.let.bind->nvars; i++)
             if (e->u.let.bind->vars[i] == c->r || in_list(c->n, c->ps, e->u.let.bind->vars[i])) c->ok = false;
         pull_check(c, e->u.let.bind->rhs);
         pull_check(c, e->u.let.body);
         return;
-    case LE_TUPLE: for (int i = 0; i < e->u.tuple.n; i++) pull_check(c, e->u.tuple.elems[i]); return;
+    case LE_TUPLE: case LE_RECUR: for (int i = 0; i < e->u.tuple.n; i++) pull_check(c, e->u.tuple.elems[i]); return;
     case LE_IF: pull_check(c, e->u.if_.cond); pull_check(c, e->u.if_.then_e); pull_check(c, e->u.if_.else_e); return;
     case LE_BINOP: pull_check(c, e->u.bin.l); pull_check(c, e->u.bin.r); return;
     case LE_UNOP: pull_check(c, e->u.un.e); return;

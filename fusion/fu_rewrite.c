@@ -51,6 +51,9 @@ static int expr_size(const LcuExpr *e)
     switch (e->kind) {
     case LE_TUPLE: { int s = 1; for (int i = 0; i < e->u.tuple.n; i++) s += expr_size(e->u.tuple.elems[i]); return s; }
     case LE_LET: return 1 + expr_size(e->u.let.bind->rhs) + expr_size(e->u.let.body);
+    /* a loop's cost is unbounded: a MAP holding one is never inlined, so it
+     * runs once per element, not once per read */
+    case LE_LOOP: return MAX_THUNK_NODES + 1;
     case LE_IF: return 1 + expr_size(e->u.if_.cond) + expr_size(e->u.if_.then_e) + expr_size(e->u.if_.else_e);
     case LE_BINOP: return 1 + expr_size(e->u.bin.l) + expr_size(e->u.bin.r);
     case LE_UNOP: return 1 + expr_size(e->u.un.e);

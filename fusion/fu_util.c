@@ -159,17 +159,18 @@ LcuExpr *fu_copy(Copier *c, const LcuExpr *e, const Sub *s)
         n->u.var = f ? f->to : e->u.var;
         return n;
     }
-    case LE_TUPLE: case LE_VECLIT:
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
         n = dup(c, e);
         n->u.tuple.elems = arena_alloc(a, sizeof(LcuExpr *) * (size_t)e->u.tuple.n);
         for (int i = 0; i < e->u.tuple.n; i++) n->u.tuple.elems[i] = fu_copy(c, e->u.tuple.elems[i], s);
         return n;
-    case LE_LET: {
+    case LE_LET: case LE_LOOP: {
         const LcuBind *b = e->u.let.bind;
         LcuExpr *rhs = fu_copy(c, b->rhs, s);
         Sym *vars = bind_names(c, b->nvars, b->vars, &s);
         LcuBind *nb = lcu_bind(a, b->span, b->nvars, vars, b->types, rhs);
-        return lcu_e_let(a, e->span, nb, fu_copy(c, e->u.let.body, s));
+        LcuExpr *body = fu_copy(c, e->u.let.body, s);
+        return e->kind == LE_LET ? lcu_e_let(a, e->span, nb, body) : lcu_e_loop(a, e->span, nb, body);
     }
     case LE_IF:
         n = dup(c, e);

@@ -71,6 +71,11 @@ typedef enum {
                     turns each into a one-SOAC kernel and a `run` */
     LE_LIB,      /* CPU only: lib NAME "TAG" (args) -> TYPE, a library kernel
                     (rank, ...) or a host-bridge call (see LcuLibHook) */
+    LE_LOOP,     /* GPU only: iterate (x, y) = e in body, a sequential loop (u.let):
+                    the variables start as e's components; body's value is the
+                    loop's unless it ends in recur */
+    LE_RECUR,    /* GPU only: recur (e1, ..., en) (u.tuple), in a tail position of
+                    the innermost iterate's body: next iteration with x, y = e1, ... */
 } LcuExprKind;
 
 typedef struct LcuExpr LcuExpr;
@@ -93,8 +98,8 @@ struct LcuExpr {
         double f;             /* LE_FLOAT */
         bool b;               /* LE_BOOL */
         Sym var;              /* LE_VAR */
-        struct { int n; LcuExpr **elems; } tuple;          /* LE_TUPLE, LE_VECLIT */
-        struct { LcuBind *bind; LcuExpr *body; } let;      /* LE_LET */
+        struct { int n; LcuExpr **elems; } tuple;          /* LE_TUPLE, LE_VECLIT, LE_RECUR */
+        struct { LcuBind *bind; LcuExpr *body; } let;      /* LE_LET, LE_LOOP */
         struct { LcuExpr *cond, *then_e, *else_e; } if_;   /* LE_IF */
         struct { LcuBinop op; LcuExpr *l, *r; } bin;       /* LE_BINOP */
         struct { LcuUnop op; LcuExpr *e; } un;             /* LE_UNOP */
@@ -119,6 +124,8 @@ LcuExpr *lcu_e_tuple(Arena *a, Span sp, int n, LcuExpr **elems);
 LcuExpr *lcu_e_veclit(Arena *a, Span sp, int n, LcuExpr **elems);
 LcuExpr *lcu_e_let(Arena *a, Span sp, LcuBind *b, LcuExpr *body);
 LcuExpr *lcu_e_if(Arena *a, Span sp, LcuExpr *c, LcuExpr *t, LcuExpr *e);
+LcuExpr *lcu_e_loop(Arena *a, Span sp, LcuBind *b, LcuExpr *body);
+LcuExpr *lcu_e_recur(Arena *a, Span sp, int n, LcuExpr **args);
 LcuExpr *lcu_e_binop(Arena *a, Span sp, LcuBinop op, LcuExpr *l, LcuExpr *r);
 LcuExpr *lcu_e_unop(Arena *a, Span sp, LcuUnop op, LcuExpr *e);
 LcuExpr *lcu_e_index(Arena *a, Span sp, Sym vec, Span vec_span, LcuExpr *idx);

@@ -125,6 +125,20 @@ LcuExpr *lcu_e_let(Arena *a, Span sp, LcuBind *b, LcuExpr *body)
     return e;
 }
 
+LcuExpr *lcu_e_loop(Arena *a, Span sp, LcuBind *b, LcuExpr *body)
+{
+    LcuExpr *e = lcu_e_let(a, sp, b, body);
+    e->kind = LE_LOOP;
+    return e;
+}
+
+LcuExpr *lcu_e_recur(Arena *a, Span sp, int n, LcuExpr **args)
+{
+    LcuExpr *e = lcu_e_tuple(a, sp, n, args);
+    e->kind = LE_RECUR;
+    return e;
+}
+
 LcuExpr *lcu_e_if(Arena *a, Span sp, LcuExpr *c, LcuExpr *t, LcuExpr *f)
 {
     LcuExpr *e = e_new(a, LE_IF, sp);

@@ -269,8 +269,75 @@ static const LcuType *check_binop(Ck *c, LcuExpr *e, const LcuType *l, const Lcu
     return NULL;
 }
 
+/* The type of recur (...): it has no value of its own; an if with it as one
+ * branch has the other's type, and the enclosing iterate sets the type of
+ * every such node to its own once that is known (fix_tail_types). */
+static const LcuType recur_type = { LT_TUPLE, LB_UNIT, 0, NULL };
+
+static void fix_tail_types(LcuExpr *e, const LcuType *t)
+{
+    if (e->type != &recur_type) return;
+    e->type = t;
+    if (e->kind == LE_IF) {
+        fix_tail_types(e->u.if_.then_e, t);
+        fix_tail_types(e->u.if_.else_e, t);
+    } else if (e->kind == LE_LET) {
+        fix_tail_types(e->u.let.body, t);
+    }
+}
+
+static const Env *bind_vars(Ck *c, const Env *env, const LcuBind *b, const LcuType *t, const char *what)
+{
+    if (b->nvars == 1) return ck_env_add(c, env, b->vars[0], t);
+    if (lcu_t_arity(t) != b->nvars) {
+        diag_error(c->d, b->span, "%s binds %d names to a value of type %s", what, b->nvars, TS(t));
+        return NULL;
+    }
+    for (int i = 0; i < b->nvars; i++) env = ck_env_add(c, env, b->vars[i], lcu_t_component(t, i));
+    return env;
+}
+
+static const LcuType *check_loop(Ck *c, const Env *env, LcuExpr *e, bool cpu)
+{
+    if (cpu) {
+        diag_error(c->d, e->span, "'iterate' is allowed only in GPU code (thunks)");
+        return NULL;
+    }
+    LcuBind *b = e->u.let.bind;
+    const LcuType *t = ck_expr(c, env, b->rhs, cpu);
+    if (!t || !(env = bind_vars(c, env, b, t, "iterate"))) return NULL;
+    c->tail = e;
+    const LcuType *r = ck_expr(c, env, e->u.let.body, cpu);
+    if (!r) return NULL;
+    if (r == &recur_type) {
+        diag_error(c->d, e->span, "this 'iterate' never ends: every path through its body ends in 'recur'");
+        return NULL;
+    }
+    fix_tail_types(e->u.let.body, r);
+    return r;
+}
+
+static const LcuType *check_recur(Ck *c, const Env *env, LcuExpr *e, LcuExpr *loop, bool cpu)
+{
+    if (!loop) {
+        diag_error(c->d, e->span, "'recur' may appear only in a tail position of an 'iterate' body");
+        return NULL;
+    }
+    const LcuType **v = arena_alloc(c->a, sizeof *v * (size_t)(e->u.tuple.n ? e->u.tuple.n : 1));
+    for (int i = 0; i < e->u.tuple.n; i++)
+        if (!(v[i] = ck_expr(c, env, e->u.tuple.elems[i], cpu))) return NULL;
+    const LcuType *t = lcu_t_tuple(c->a, e->u.tuple.n, v), *want = loop->u.let.bind->rhs->type;
+    if (!lcu_t_equal(t, want)) {
+        diag_error(c->d, e->span, "'recur' passes %s to an 'iterate' over %s", TS(t), TS(want));
+        return NULL;
+    }
+    return &recur_type;
+}
+
 static const LcuType *check_expr_(Ck *c, const Env *env, LcuExpr *e, bool cpu)
 {
+    LcuExpr *tail = c->tail;   /* only if branches and let bodies inherit it */
+    c->tail = NULL;
     switch (e->kind) {
     case LE_INT:
         if (e->u.i < INT32_MIN || e->u.i > INT32_MAX) {
@@ -305,23 +372,23 @@ static const LcuType *check_expr_(Ck *c, const Env *env, LcuExpr *e, bool cpu)
     case LE_LET: {
         LcuBind *b = e->u.let.bind;
         const LcuType *t = ck_expr(c, env, b->rhs, cpu);
-        if (!t) return NULL;
-        if (b->nvars == 1) env = ck_env_add(c, env, b->vars[0], t);
-        else if (lcu_t_arity(t) != b->nvars) {
-            diag_error(c->d, b->span, "let binds %d names to a value of type %s", b->nvars, TS(t));
-            return NULL;
-        } else {
-            for (int i = 0; i < b->nvars; i++) env = ck_env_add(c, env, b->vars[i], lcu_t_component(t, i));
-        }
+        if (!t || !(env = bind_vars(c, env, b, t, "let"))) return NULL;
+        c->tail = tail;
         return ck_expr(c, env, e->u.let.body, cpu);
     }
+    case LE_LOOP: return check_loop(c, env, e, cpu);
+    case LE_RECUR: return check_recur(c, env, e, tail, cpu);
     case LE_IF: {
         const LcuType *ct = ck_expr(c, env, e->u.if_.cond, cpu);
         if (!ct) return NULL;
         if (!ck_is_base(ct, LB_BOOL)) { diag_error(c->d, e->u.if_.cond->span, "condition has type %s, not bool", TS(ct)); return NULL; }
+        c->tail = tail;
         const LcuType *t = ck_expr(c, env, e->u.if_.then_e, cpu);
+        c->tail = tail;
         const LcuType *f = t ? ck_expr(c, env, e->u.if_.else_e, cpu) : NULL;
         if (!f) return NULL;
+        if (t == &recur_type) return f;
+        if (f == &recur_type) return t;
         if (!lcu_t_equal(t, f)) { diag_error(c->d, e->span, "branches of 'if' have types %s and %s", TS(t), TS(f)); return NULL; }
         return t;
     }
@@ -406,6 +473,7 @@ static const LcuType *check_expr_(Ck *c, const Env *env, LcuExpr *e, bool cpu)
 const LcuType *ck_expr(Ck *c, const Env *env, LcuExpr *e, bool cpu)
 {
     const LcuType *t = check_expr_(c, env, e, cpu);
+    c->tail = NULL;   /* set for one child at a time, never left behind */
     if (t) e->type = t;
     return t;
 }

@@ -14,6 +14,8 @@ typedef struct Ck {
     LcuProgram *prog;
     const Env *kenv;        /* the enclosing kernel's (or CPU) scope, inside a thunk */
     bool flan;              /* checking an inline SOAC: kenv is the CPU scope */
+    LcuExpr *tail;          /* the iterate whose body's tail position the next
+                               expression checked is in (where recur may be) */
 } Ck;
 
 const Env *ck_env_add(Ck *c, const Env *e, Sym x, const LcuType *t);

@@ -174,10 +174,10 @@ static LcuExpr *copy_expr(Form *F, const LcuExpr *e, const TEnv *env, const LcuB
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT:
     case LE_VAR: case LE_LEN: case LE_STRING:
         return n;
-    case LE_TUPLE: case LE_VECLIT:
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
         n->u.tuple.elems = copy_list(F, e->u.tuple.n, e->u.tuple.elems, env, cpu);
         return n;
-    case LE_LET:
+    case LE_LET: case LE_LOOP:
         n->u.let.bind = copy_bind(F, e->u.let.bind, env, cpu);
         n->u.let.body = copy_expr(F, e->u.let.body, bind_env(F, env, e->u.let.bind), NULL, cpu);
         return n;

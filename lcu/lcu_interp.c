@@ -224,6 +224,36 @@ void li_eval_gpu(LcuInterp *I, const LcuExpr *e, LcuScalar *out)
         li_pop_to(I, mark);
         return;
     }
+    case LE_LOOP: {   /* the body runs until it ends without recur */
+        const LcuBind *b = e->u.let.bind;
+        int n = lcu_t_arity(b->rhs->type);
+        LcuScalar cur[n], next[n], *saved = I->recur_to;
+        li_eval_gpu(I, b->rhs, cur);
+        for (;;) {
+            int mark = I->nslots;
+            if (b->nvars == 1) li_push(I, b->vars[0], n, cur, NULL);
+            else for (int i = 0; i < b->nvars; i++) li_push(I, b->vars[i], 1, cur + i, NULL);
+            I->recur_to = next;
+            I->recurred = false;
+            li_eval_gpu(I, e->u.let.body, out);
+            li_pop_to(I, mark);
+            if (!I->recurred) break;
+            memcpy(cur, next, sizeof cur);
+        }
+        I->recur_to = saved;
+        I->recurred = false;
+        return;
+    }
+    case LE_RECUR: {   /* a tail position: nothing runs between here and the iterate */
+        LcuScalar *to = I->recur_to;
+        int k = 0;
+        for (int i = 0; i < e->u.tuple.n; i++) {
+            li_eval_gpu(I, e->u.tuple.elems[i], to + k);
+            k += lcu_t_arity(e->u.tuple.elems[i]->type);
+        }
+        I->recurred = true;
+        return;
+    }
     case LE_IF: {
         LcuScalar c;
         li_eval_gpu(I, e->u.if_.cond, &c);

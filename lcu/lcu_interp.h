@@ -42,6 +42,8 @@ struct LcuInterp {
     bool guarded;             /* lcu_interp_set_guarded: the program was flattened from NESL */
     LcuFailure failure;       /* why the last lcu_interp_call failed */
     BCache *bc; int nbc, cbc; /* resolved scalar builtin calls, by expression */
+    LcuScalar *recur_to;      /* the innermost iterate's next values (recur writes them) */
+    bool recurred;            /* its body just ended in recur */
 };
 
 /* Allocation in the current (top) arena. */

@@ -33,7 +33,7 @@ static const struct { const char *text; LcuTokKind kind; } keywords[] = {
     { "true", TK_TRUE }, { "false", TK_FALSE }, { "not", TK_NOT },
     { "bool", TK_BOOL }, { "int", TK_INT }, { "float", TK_FLOAT },
     { "char", TK_CHAR }, { "unit", TK_UNIT }, { "sd", TK_SD },
-    { "lib", TK_LIB }, { "site", TK_SITE },
+    { "lib", TK_LIB }, { "site", TK_SITE }, { "iterate", TK_ITERATE }, { "recur", TK_RECUR },
 };
 
 /* Punctuation, longest first so that "==" wins over "=". */

@@ -62,8 +62,8 @@ static void w_expr(Walk *w, const LcuExpr *e)
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_STRING:
         return;
     case LE_VAR: w_use(w, e->u.var); return;
-    case LE_TUPLE: case LE_VECLIT: w_list(w, e->u.tuple.n, e->u.tuple.elems); return;
-    case LE_LET:
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR: w_list(w, e->u.tuple.n, e->u.tuple.elems); return;
+    case LE_LET: case LE_LOOP:
         w_expr(w, e->u.let.bind->rhs);
         w_bind(w, e->u.let.bind->nvars, e->u.let.bind->vars);
         w_expr(w, e->u.let.body);

@@ -193,6 +193,13 @@ LcuExpr *lp_primary(P *p, bool cpu)
     case TK_LBRACE:
         if (cpu) return lp_block(p);
         return lp_fail(p, sp, "an expression");
+    case TK_RECUR: {
+        lp_shift(p);
+        TRY(lp_expect(p, TK_LPAREN, "'(' before recur's arguments"));
+        PtrVec v = { 0 };
+        TRY(parse_expr_list(p, cpu, TK_RPAREN, "',' or ')'", &v));
+        return lcu_e_recur(p->a, sp, v.len, (LcuExpr **)v.items);
+    }
     case TK_RUN: {
         lp_shift(p);
         Sym k = lp_ident(p, NULL);
@@ -367,7 +374,8 @@ static LcuExpr *parse_expr(P *p, bool cpu)
         TRY(e);
         return lcu_e_if(p->a, sp, c, t, e);
     }
-    if (p->tok.kind == TK_LET && !cpu) {
+    if ((p->tok.kind == TK_LET && !cpu) || p->tok.kind == TK_ITERATE) {   /* the checker rejects a CPU iterate */
+        bool loop = p->tok.kind == TK_ITERATE;
         lp_shift(p);
         LcuBind *b = parse_bind_lhs(p, false);
         TRY(b);
@@ -376,7 +384,7 @@ static LcuExpr *parse_expr(P *p, bool cpu)
         TRY(lp_expect(p, TK_IN, "'in'"));
         LcuExpr *body = lp_expr(p, cpu);
         TRY(body);
-        return lcu_e_let(p->a, sp, b, body);
+        return loop ? lcu_e_loop(p->a, sp, b, body) : lcu_e_let(p->a, sp, b, body);
     }
     return parse_binary(p, cpu, 1);
 }

@@ -99,9 +99,9 @@ static void print_args(FILE *out, int n, LcuExpr **args, int ind)
     fputc(')', out);
 }
 
-static void print_bind(FILE *out, const LcuBind *b, int ind)
+static void print_bind(FILE *out, const char *keyword, const LcuBind *b, int ind)
 {
-    fputs("let ", out);
+    fprintf(out, "%s ", keyword);
     bool paren = b->nvars != 1;
     if (paren) fputc('(', out);
     for (int i = 0; i < b->nvars; i++) {
@@ -119,7 +119,7 @@ static void print_block(FILE *out, const LcuExpr *e, int ind)
     fputs("{\n", out);
     for (int i = 0; i < e->u.block.nbinds; i++) {
         indent(out, ind + 1);
-        print_bind(out, e->u.block.binds[i], ind + 1);
+        print_bind(out, "let", e->u.block.binds[i], ind + 1);
         fputc('\n', out);
     }
     indent(out, ind + 1);
@@ -146,6 +146,10 @@ static void print_expr(FILE *out, const LcuExpr *e, int prec, int ind)
     case LE_UNIT: fputs("()", out); return;
     case LE_VAR: fputs(e->u.var, out); return;
     case LE_TUPLE: print_args(out, e->u.tuple.n, e->u.tuple.elems, ind); return;
+    case LE_RECUR:
+        fputs("recur ", out);
+        print_args(out, e->u.tuple.n, e->u.tuple.elems, ind);
+        return;
     case LE_VECLIT:
         fputc('[', out);
         for (int i = 0; i < e->u.tuple.n; i++) {
@@ -154,9 +158,9 @@ static void print_expr(FILE *out, const LcuExpr *e, int prec, int ind)
         }
         fputc(']', out);
         return;
-    case LE_LET:
+    case LE_LET: case LE_LOOP:
         if (prec > 0) fputc('(', out);
-        print_bind(out, e->u.let.bind, ind);
+        print_bind(out, e->kind == LE_LET ? "let" : "iterate", e->u.let.bind, ind);
         fputs(" in ", out);
         print_expr(out, e->u.let.body, 0, ind);
         if (prec > 0) fputc(')', out);

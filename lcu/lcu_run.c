@@ -212,6 +212,7 @@ static LcuVal *eval_cpu(LcuInterp *I, const CEnv *env, const LcuExpr *e)
     case LE_RUN: case LE_CALL: return eval_call(I, env, e);
     case LE_SOAC: return eval_soac(I, env, e);
     case LE_LIB: return eval_lib(I, env, e);
+    case LE_LOOP: case LE_RECUR: li_internal(I, "GPU-only expression in CPU code");
     case LE_BLOCK:
         for (int i = 0; i < e->u.block.nbinds; i++) {
             const LcuBind *b = e->u.block.binds[i];

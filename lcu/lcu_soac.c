@@ -273,10 +273,10 @@ static void fv_expr(LcuInterp *I, Names *ns, const Bound *b, const LcuExpr *e)
     switch (e->kind) {
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_STRING: return;
     case LE_VAR: fv_add(I, ns, b, e->u.var); return;
-    case LE_TUPLE: case LE_VECLIT:
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
         for (int i = 0; i < e->u.tuple.n; i++) fv_expr(I, ns, b, e->u.tuple.elems[i]);
         return;
-    case LE_LET: {
+    case LE_LET: case LE_LOOP: {
         const LcuBind *bd = e->u.let.bind;
         fv_expr(I, ns, b, bd->rhs);
         Bound nb[bd->nvars];
