@@ -70,6 +70,20 @@ static void same_len(Fu *F, const LcuKernel *k, LcuSoac *y, SizeCtx *sc)
     y->same_len = out;
 }
 
+/* Does size expression e read a vector that bind j or a later one of k
+ * defines?  It is not yet there at bind j (a MAP left in a kernel because
+ * it was not inlined, e.g. one that loops: its result's length is not a
+ * size before it). */
+static bool defined_from(Fu *F, const LcuKernel *k, int j, const LcuExpr *e)
+{
+    PtrVec fv = { 0 };
+    fu_free_vars_expr(F, e, &fv);
+    for (int b = j; b < k->nbinds; b++)
+        for (int v = 0; v < k->binds[b]->nvars; v++)
+            if (in_list(fv.len, (Sym *)fv.items, k->binds[b]->vars[v])) return true;
+    return false;
+}
+
 static void unify_sizes(Fu *F, LcuKernel *k, SizeCtx *sc)
 {
     for (int j = 0; j < k->nbinds; j++) {
@@ -80,6 +94,7 @@ static void unify_sizes(Fu *F, LcuKernel *k, SizeCtx *sc)
             const LcuSoac *x = k->binds[i]->soac;
             if (!unifiable(x) || !same_size(sc, x->args[x->nargs - 1], ys)) continue;
             const LcuArg *xs = x->args[x->nargs - 1];
+            if (defined_from(F, k, j, xs->u.expr)) continue;
             if (!best || (xs->u.expr->kind == LE_LEN && best->u.expr->kind != LE_LEN)) best = xs;
         }
         same_len(F, k, y, sc);
@@ -367,10 +382,10 @@ static void note_runs(const LcuExpr *e, NameSet *s, Arena *a)
         note_runs(e->u.block.result, s, a);
         return;
     case LE_IF: note_runs(e->u.if_.cond, s, a); note_runs(e->u.if_.then_e, s, a); note_runs(e->u.if_.else_e, s, a); return;
-    case LE_TUPLE: case LE_VECLIT:
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
         for (int i = 0; i < e->u.tuple.n; i++) note_runs(e->u.tuple.elems[i], s, a);
         return;
-    case LE_LET: note_runs(e->u.let.bind->rhs, s, a); note_runs(e->u.let.body, s, a); return;
+    case LE_LET: case LE_LOOP: note_runs(e->u.let.bind->rhs, s, a); note_runs(e->u.let.body, s, a); return;
     case LE_BINOP: note_runs(e->u.bin.l, s, a); note_runs(e->u.bin.r, s, a); return;
     case LE_UNOP: note_runs(e->u.un.e, s, a); return;
     case LE_CALL:
