@@ -195,7 +195,7 @@ static bool fails(const LcuExpr *e, Fact f)
         return !(f.idx && range_has_sym(f.r, e->u.index.vec) && e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == f.idx);
     case LE_CALL: {
         const char *fn = e->u.call.name;
-        if (!strcmp(fn, "isqrt")) return true;
+        if (!strcmp(fn, "isqrt") || !strcmp(fn, "guard")) return true;
         if ((!strcmp(fn, "rem") || !strcmp(fn, "mod")) && !(e->u.call.nargs == 2 && nonzero_lit(e->u.call.args[1])))
             return true;
         return any_fails(e->u.call.nargs, e->u.call.args, f);
@@ -221,7 +221,7 @@ bool gen_thunk_may_fail(const LcuThunk *t, const GenRange *range)
 /* ---- operators ---- */
 static CExpr *checked(Gen *g, const ErrCtx *ec, CBlock *blk, const char *fn, const char *type, int n, CExpr **args)
 {
-    CExpr *a[4] = { ec->err, ec->it, n > 0 ? args[0] : NULL, n > 1 ? args[1] : NULL };
+    CExpr *a[5] = { ec->err, ec->it, n > 0 ? args[0] : NULL, n > 1 ? args[1] : NULL, n > 2 ? args[2] : NULL };
     return gen_hoist(g, blk, type, "t", cx_call(g->a, fn, 2 + n, a));
 }
 
@@ -292,6 +292,7 @@ static CExpr *gen_builtin(Gen *g, const ErrCtx *ec, const LcuExpr *e, CExpr **ar
     if (!strcmp(f, "rem")) return lit ? cx_call(a, "nesl_rem", 2, args) : checked(g, ec, blk, "nesl_ck_brem", "int32_t", 2, args);
     if (!strcmp(f, "mod")) return lit ? cx_call(a, "nesl_mod", 2, args) : checked(g, ec, blk, "nesl_ck_bmod", "int32_t", 2, args);
     if (!strcmp(f, "isqrt")) return checked(g, ec, blk, "nesl_ck_isqrt", "int32_t", 1, args);
+    if (!strcmp(f, "guard")) return checked(g, ec, blk, "nesl_ck_guard", "uint8_t", 3, args);
     static const char *const same[] = { "lshift", "rshift", "band", "bor", "bxor", "bnot", "ipow",
                                         "trunc", "floor", "ceil", "round", "code_char", "btoi", "iabs" };
     static const char *const libm[] = { "sqrt", "ln", "exp", "sin", "cos", "tan", "asin", "acos", "atan",

@@ -8,6 +8,7 @@
  * hashing, I/O, rand) are library calls into the host bridge. */
 #include <string.h>
 #include "flatten_impl.h"
+#include "rt/nesl_scalar.h"
 
 static LcuBase base_of(Type *t)
 {
@@ -142,6 +143,27 @@ static int failing_operand(int prim)
     }
 }
 
+/* The NESL error kind of a partial primitive's failure (guard, nesl_scalar.h). */
+static int guard_kind(int prim)
+{
+    switch (prim) {
+    case PRIM_POW: return NESL_G_POW;
+    case PRIM_SQRT: case PRIM_ISQRT: return NESL_G_SQRT;
+    case PRIM_LN: case PRIM_EXPT: return NESL_G_LN;
+    default: return NESL_G_DIV;
+    }
+}
+
+/* let g = guard (true, SITE, KIND) in 0: where an element fails, the
+ * error recorded (λcu's guard) and a harmless value. */
+static LcuExpr *guard_fail(Fl *F, LcuExpr *site, int kind, LcuBase b, Span sp)
+{
+    Sym *us = arena_alloc(F->a, sizeof *us);
+    us[0] = fl_fresh(F, "g");
+    LcuExpr *args[3] = { X_bool(F, true), site, X_int(F, kind) };
+    return lcu_e_let(F->a, sp, lcu_bind(F->a, sp, 1, us, NULL, X_call(F, "guard", 3, args)), X_default(F, b));
+}
+
 /* The failure condition of a partial primitive, or NULL. */
 static LcuExpr *scalar_fails(Fl *F, int prim, Type *t0, LcuExpr **x, const char **msg)
 {
@@ -198,7 +220,14 @@ static FVal elementwise(Fl *F, const Ctx *cx, int prim, Type *rt, int k, FVal *a
         /* a uniform operand fails for every element or for none: one
          * scalar check instead of a flag per element and a reduction */
         fl_check_lifted(F, cx, sp, B(F, LOP_AND, B(F, LOP_GT, n, X_int(F, 0)), fails), msg);
-    } else if (fails) {
+    } else if (fails && fl_site(F, cx, sp)->kind == LE_INT) {
+        /* checked in the MAP itself: a guard records the error (the device's
+         * error record, reported at the next host wait) where the element
+         * fails, instead of a reduction of the failure flags and a host
+         * round trip before the MAP (doc/flattening.md, "Runtime errors") */
+        LcuExpr *g = guard_fail(F, fl_site(F, cx, sp), guard_kind(prim), rb, sp);
+        return vec1(F, rt, true, fl_map(F, rb, i, X_if(F, fails, g, fl_scalar_op(F, prim, a[0].type, t1, x)), n));
+    } else if (fails) {   /* library code: the site is its caller's, a parameter */
         Sym ic = fl_fresh(F, "i");
         LcuExpr *y[3];
         for (int j = 0; j < k; j++) y[j] = opnd(F, a[j], ic);
@@ -328,7 +357,14 @@ static FVal p_elt(Fl *F, const Ctx *cx, Type *rt, FVal a, FVal i, Span sp)
     LcuExpr *ij = X_idx(F, i.c[0], X_var(F, j));
     if (!a.lifted) {
         Sym n = emit_int(F, fv_count(F, a));
-        check_any(F, cx, sp, j, B(F, LOP_OR, B(F, LOP_LT, ij, X_int(F, 0)), B(F, LOP_GE, ij, X_var(F, n))), N, msg);
+        LcuExpr *bad = B(F, LOP_OR, B(F, LOP_LT, ij, X_int(F, 0)), B(F, LOP_GE, ij, X_var(F, n)));
+        LcuExpr *site = fl_site(F, cx, sp);
+        if (is_scalar(et) && site->kind == LE_INT) {   /* a guarded gather: as elementwise's partial primitives */
+            LcuBase b = base_of(et);
+            LcuExpr *g = guard_fail(F, site, NESL_G_INDEX, b, sp);
+            return vec1(F, rt, true, fl_map(F, b, j, X_if(F, bad, g, X_idx(F, a.c[0], ij)), N));
+        }
+        check_any(F, cx, sp, j, bad, N, msg);
         return rep_gather(F, et, a.c, i.c[0]);
     }
     Sym lens = seq_lengths(F, a), offs = seq_offsets(F, a);

@@ -245,7 +245,7 @@ static bool has_effect(Fu *F, const LcuExpr *e)
         return false;
     case LE_CALL: {
         const char *n = e->u.call.name;
-        if (!strcmp(n, "check") || !strcmp(n, "make_sd")) return true;
+        if (!strcmp(n, "check") || !strcmp(n, "make_sd") || !strcmp(n, "guard")) return true;
         for (int i = 0; i < F->prog->nfuns; i++)
             if (F->prog->funs[i]->name == n) return true;      /* a CPU function: anything */
         for (int i = 0; i < e->u.call.nargs; i++) if (has_effect(F, e->u.call.args[i])) return true;
@@ -300,7 +300,7 @@ static bool thunk_fails(const FailCtx *c, const LcuExpr *e)
     }
     case LE_CALL: {
         const char *fn = e->u.call.name;
-        if (!strcmp(fn, "isqrt")) return true;
+        if (!strcmp(fn, "isqrt") || !strcmp(fn, "guard")) return true;
         if ((!strcmp(fn, "rem") || !strcmp(fn, "mod")) && !(e->u.call.nargs == 2 && nonzero_literal(e->u.call.args[1])))
             return true;
         for (int i = 0; i < e->u.call.nargs; i++) if (thunk_fails(c, e->u.call.args[i])) return true;

@@ -52,6 +52,9 @@ static const LcuBuiltin builtins[] = {
     { "max", LBI_FMAX, 2, { F_, F_ }, F_ },
     { "max", LBI_CMAX, 2, { C_, C_ }, C_ },
     { "iabs", LBI_IABS, 1, { I_ }, I_ },
+    /* guard (failed, site, kind): NESL's error kind (rt/nesl_scalar.h) at
+     * the site when failed; the interpreter reports it (li_apply_builtin) */
+    { "guard", LBI_GUARD, 3, { B_, I_, I_ }, LB_UNIT },
 };
 #define NBUILTINS (int)(sizeof builtins / sizeof builtins[0])
 
@@ -143,6 +146,7 @@ LcuScalar lcu_builtin_apply(const LcuBuiltin *b, const LcuScalar *a, const char 
     case LBI_FMIN: r.f = nesl_fmin(f, a[1].f); return r;
     case LBI_FMAX: r.f = nesl_fmax(f, a[1].f); return r;
     case LBI_IABS: r.i = nesl_iabs(x); return r;
+    case LBI_GUARD: return r;
     }
     return r;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lcu_check.h"
+#include "rt/nesl_scalar.h"
 
 const Env *ck_env_add(Ck *c, const Env *e, Sym x, const LcuType *t)
 {
@@ -119,6 +120,13 @@ static const LcuType *check_builtin(Ck *c, LcuExpr *e, const LcuType **at)
         diag_error(c->d, e->span, "'%s' cannot be applied to %s; it takes %s", e->u.call.name,
                    types_str(c, n, at), lcu_builtin_sigs(c->a, e->u.call.name));
         return NULL;
+    }
+    if (b->id == LBI_GUARD) {   /* guard (failed, SITE, KIND): literals, KIND a NESL error (nesl_scalar.h) */
+        const LcuExpr *site = e->u.call.args[1], *kind = e->u.call.args[2];
+        if (site->kind != LE_INT || kind->kind != LE_INT || kind->u.i < 0 || kind->u.i >= NESL_G_COUNT) {
+            diag_error(c->d, e->span, "guard takes a condition, then a site number and an error kind 0..%d as int literals", NESL_G_COUNT - 1);
+            return NULL;
+        }
     }
     return lcu_t_base(c->a, b->result);
 }

@@ -22,13 +22,14 @@ typedef enum {
     LBI_SINH, LBI_COSH, LBI_TANH, LBI_FABS, LBI_EXPT,
     LBI_TRUNC, LBI_FLOOR, LBI_CEIL, LBI_ROUND, LBI_CODE_CHAR, LBI_CHAR_CODE, LBI_BTOI,
     LBI_IMIN, LBI_IMAX, LBI_FMIN, LBI_FMAX, LBI_CMIN, LBI_CMAX, LBI_IABS,
+    LBI_GUARD,
 } LcuBuiltinId;
 
 typedef struct LcuBuiltin {
     const char *name;
     LcuBuiltinId id;
     int nargs;
-    LcuBase args[2];
+    LcuBase args[3];
     LcuBase result;
 } LcuBuiltin;
 

@@ -179,6 +179,12 @@ const LcuBuiltin *li_builtin(LcuInterp *I, const LcuExpr *e)
 
 LcuScalar li_apply_builtin(LcuInterp *I, const LcuBuiltin *b, const LcuScalar *args)
 {
+    if (b->id == LBI_GUARD && args[0].i) {   /* as check: "SITE: RUNTIME ERROR: msg" */
+        int64_t site = args[1].i;
+        if (site >= 0 && site < I->prog->nsites) fprintf(I->err, "%s: ", I->prog->sites[site]);
+        fprintf(I->err, "RUNTIME ERROR: %s\n", nesl_guard_msg((int)args[2].i));
+        li_abort(I, LCU_FAIL_RUNTIME);
+    }
     const char *err = NULL;
     LcuScalar r = lcu_builtin_apply(b, args, &err);
     if (err) li_unguarded(I, "%s: %s", b->name, err);

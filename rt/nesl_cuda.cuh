@@ -41,7 +41,8 @@
 enum { NESL_SEQ = 0, NESL_PAR = 1, NESL_FIXED = 2, NESL_COMM = 3, NESL_FIXED_COMM = 4 };
 /* ---- device error records: within one, the earliest iteration wins (same
  * wording as nesl_err_rec; the message is formatted on the host) ---- */
-enum { NESL_E_DIV = 1, NESL_E_REM, NESL_E_BREM, NESL_E_BMOD, NESL_E_ISQRT, NESL_E_INDEX, NESL_E_TARGET };
+enum { NESL_E_DIV = 1, NESL_E_REM, NESL_E_BREM, NESL_E_BMOD, NESL_E_ISQRT, NESL_E_INDEX, NESL_E_TARGET,
+       NESL_E_GUARD /* a = site, b = kind (nesl_scalar.h) */ };
 
 /* name: the failing vector's or SOAC's name, a string literal of the
  * device code (nesl_cu_raise reads it from device memory): storing the
@@ -91,15 +92,24 @@ static __device__ __forceinline__ void nesl_derr_fill(NeslDErr *e, int64_t it, i
     e->name = name;
 }
 
-/* The shared record: the earliest iteration wins.  Not inlined, so that
- * a thread's own record (below), whose calls never reach it, has no atomic
- * on local memory in its code. */
+/* Does an error (code, it) replace a record's (set, ecode, eit)?  A
+ * guard's error wins over any other (as nesl_err_guard: those arise from
+ * what a failing guard left behind), then the earliest iteration. */
+static __device__ __forceinline__ bool nesl_derr_wins(int set, int ecode, long long eit, int code, long long it)
+{
+    if (!set) return true;
+    if ((code == NESL_E_GUARD) != (ecode == NESL_E_GUARD)) return code == NESL_E_GUARD;
+    return it < eit;
+}
+
+/* The shared record.  Not inlined, so that a thread's own record (below),
+ * whose calls never reach it, has no atomic on local memory in its code. */
 static __device__ __noinline__ void nesl_derr_rec_shared(NeslDErr *e, int64_t it, int code, long long a, long long b, const char *name)
 {
-    if (*(volatile int *)&e->set && *(volatile long long *)&e->it <= it) return;
+    if (!nesl_derr_wins(*(volatile int *)&e->set, *(volatile int *)&e->code, *(volatile long long *)&e->it, code, it)) return;
     while (atomicCAS(&e->lock, 0, 1) != 0) { }
     __threadfence();
-    if (!e->set || it < e->it) {
+    if (nesl_derr_wins(e->set, e->code, e->it, code, it)) {
         nesl_derr_fill(e, it, code, a, b, name);
         __threadfence();
         e->set = 1;
@@ -111,7 +121,7 @@ static __device__ __noinline__ void nesl_derr_rec_shared(NeslDErr *e, int64_t it
 static __device__ __forceinline__ void nesl_derr_rec(NeslDErr *e, int64_t it, int code, long long a, long long b, const char *name)
 {
     if (e->local) {   /* known at compile time once inlined: no fence, no atomic */
-        if (!e->set || it < e->it) {
+        if (nesl_derr_wins(e->set, e->code, e->it, code, it)) {
             nesl_derr_fill(e, it, code, a, b, name);
             e->set = 1;
         }
@@ -170,6 +180,12 @@ static __device__ inline int32_t nesl_ck_isqrt(NeslDErr *e, int64_t it, int32_t 
 {
     if (a < 0) { nesl_derr_rec(e, it, NESL_E_ISQRT, 0, 0, 0); return 0; }
     return nesl_isqrt(a);
+}
+
+static __device__ inline uint8_t nesl_ck_guard(NeslDErr *e, int64_t it, bool failed, int32_t site, int32_t kind)
+{
+    if (failed) nesl_derr_rec(e, it, NESL_E_GUARD, site, kind, 0);
+    return 0;
 }
 
 static __device__ inline bool nesl_ck_index(NeslDErr *e, int64_t it, int64_t i, int64_t len, const char *name)

@@ -92,6 +92,8 @@ typedef struct NeslErr {
     NeslRt *rt;
     bool immediate;    /* report at once (host code) */
     bool set;
+    bool guard;        /* the error is a guard's: it wins over any other (below) */
+    int32_t site;      /* a guard's site, else -1 */
     int64_t it;        /* iteration of the recorded error */
     char msg[512];
 } NeslErr;
@@ -159,6 +161,10 @@ NESL_NORETURN void nesl_fail(NeslRt *rt, const char *fmt, ...) __attribute__((fo
 NeslErr *nesl_herr(NeslRt *rt);
 void nesl_err_init(NeslErr *e, NeslRt *rt);
 void nesl_err_rec(NeslErr *e, int64_t it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A guard's error (nesl_scalar.h): the NESL error at a site.  It wins over
+ * an error of a checked operation whatever the iterations: in flattened
+ * code those arise only from values a failing guard left behind. */
+void nesl_err_guard(NeslErr *e, int64_t it, int32_t site, int32_t kind);
 NESL_NORETURN void nesl_err_report(NeslErr *e);
 NESL_C_END
 static inline void nesl_err_raise(NeslErr *e)
@@ -280,6 +286,12 @@ static inline int32_t nesl_ck_isqrt(NeslErr *e, int64_t it, int32_t a)
 {
     if (a < 0) { nesl_err_rec(e, it, "isqrt: negative argument"); return 0; }
     return nesl_isqrt(a);
+}
+
+static inline uint8_t nesl_ck_guard(NeslErr *e, int64_t it, bool failed, int32_t site, int32_t kind)
+{
+    if (failed) nesl_err_guard(e, it, site, kind);
+    return 0;
 }
 
 static inline bool nesl_ck_index(NeslErr *e, int64_t it, int64_t i, int64_t len, const char *name)

@@ -154,4 +154,20 @@ static inline NESL_HD float nesl_fminf(float a, float b) { return a > b ? b : a;
 static inline NESL_HD int32_t nesl_code_char(int32_t x) { return (int32_t)((uint32_t)x & 255u); }
 static inline NESL_HD int32_t nesl_btoi(int b) { return b ? 1 : 0; }
 
+/* ---- guard (c, site, kind): NESL's runtime errors checked inside kernels
+ * (flatten/prims.c): kind indexes these messages, the interpreter's
+ * wording.  Host code reads the table; device code records the index. ---- */
+enum { NESL_G_DIV, NESL_G_SQRT, NESL_G_LN, NESL_G_POW, NESL_G_INDEX, NESL_G_COUNT };
+static inline const char *nesl_guard_msg(int kind)
+{
+    switch (kind) {
+    case NESL_G_DIV: return "Divide by zero.";
+    case NESL_G_SQRT: return "Sqrt of negative number.";
+    case NESL_G_LN: return "Ln of negative number.";
+    case NESL_G_POW: return "Negative exponent for ^.";
+    case NESL_G_INDEX: return "Sequence reference (a[i]) out of bounds.";
+    }
+    return "(unknown guard)";
+}
+
 #endif

@@ -215,6 +215,8 @@ void nesl_err_init(NeslErr *e, NeslRt *rt)
     e->rt = rt;
     e->immediate = false;
     e->set = false;
+    e->guard = false;
+    e->site = -1;
     e->it = INT64_MAX;
     e->msg[0] = 0;
 }
@@ -227,7 +229,7 @@ void nesl_err_rec(NeslErr *e, int64_t it, const char *fmt, ...)
 #pragma omp critical(nesl_err)
 #endif
     {
-        if (!e->set || it < e->it) {
+        if (!e->set || (!e->guard && it < e->it)) {
             vsnprintf(e->msg, sizeof e->msg, fmt, ap);
             e->it = it;
             e->set = true;
@@ -237,9 +239,26 @@ void nesl_err_rec(NeslErr *e, int64_t it, const char *fmt, ...)
     if (e->immediate) nesl_err_report(e);
 }
 
+void nesl_err_guard(NeslErr *e, int64_t it, int32_t site, int32_t kind)
+{
+#ifdef _OPENMP
+#pragma omp critical(nesl_err)
+#endif
+    {
+        if (!e->set || !e->guard || it < e->it) {
+            snprintf(e->msg, sizeof e->msg, "%s", nesl_guard_msg(kind));
+            e->it = it;
+            e->site = site;
+            e->guard = true;
+            e->set = true;
+        }
+    }
+    if (e->immediate) nesl_err_report(e);
+}
+
 NESL_NORETURN void nesl_err_report(NeslErr *e)
 {
-    error_prefix(e->rt, -1);
+    error_prefix(e->rt, e->site);
     fprintf(stderr, "%s\n", e->msg);
     die(e->rt);
 }

@@ -108,6 +108,7 @@ static void err_check(NeslRt *rt)
         case NESL_E_ISQRT: nesl_err_rec(e, d->it, "isqrt: negative argument"); break;
         case NESL_E_INDEX: nesl_err_rec(e, d->it, "index %lld out of range for '%s' of length %lld", d->a, name, d->b); break;
         case NESL_E_TARGET: nesl_err_rec(e, d->it, "%s target index %lld out of range 0..%lld", name, d->a, d->b - 1); break;
+        case NESL_E_GUARD: nesl_err_guard(e, d->it, (int32_t)d->a, (int32_t)d->b); break;
         default: nesl_fail(rt, "a device error record with code %d", d->code);
         }
         nesl_err_report(e);
