@@ -50,10 +50,7 @@ static int expr_size(const LcuExpr *e)
 {
     switch (e->kind) {
     case LE_TUPLE: { int s = 1; for (int i = 0; i < e->u.tuple.n; i++) s += expr_size(e->u.tuple.elems[i]); return s; }
-    case LE_LET: return 1 + expr_size(e->u.let.bind->rhs) + expr_size(e->u.let.body);
-    /* a loop's cost is unbounded: a MAP holding one is never inlined, so it
-     * runs once per element, not once per read */
-    case LE_LOOP: return MAX_THUNK_NODES + 1;
+    case LE_LET: case LE_LOOP: return 1 + expr_size(e->u.let.bind->rhs) + expr_size(e->u.let.body);
     case LE_IF: return 1 + expr_size(e->u.if_.cond) + expr_size(e->u.if_.then_e) + expr_size(e->u.if_.else_e);
     case LE_BINOP: return 1 + expr_size(e->u.bin.l) + expr_size(e->u.bin.r);
     case LE_UNOP: return 1 + expr_size(e->u.un.e);
@@ -61,6 +58,31 @@ static int expr_size(const LcuExpr *e)
     case LE_CALL: { int s = 1; for (int i = 0; i < e->u.call.nargs; i++) s += expr_size(e->u.call.args[i]); return s; }
     default: return 1;
     }
+}
+
+/* Does e hold an iterate?  A loop's cost is unbounded: a MAP holding one
+ * is never inlined into its consumers, so that it runs once per element,
+ * not once per read (producers are still inlined into it). */
+static bool has_loop(const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_LOOP: return true;
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN: case LE_STRING:
+        return false;
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
+        for (int i = 0; i < e->u.tuple.n; i++) if (has_loop(e->u.tuple.elems[i])) return true;
+        return false;
+    case LE_LET: return has_loop(e->u.let.bind->rhs) || has_loop(e->u.let.body);
+    case LE_IF: return has_loop(e->u.if_.cond) || has_loop(e->u.if_.then_e) || has_loop(e->u.if_.else_e);
+    case LE_BINOP: return has_loop(e->u.bin.l) || has_loop(e->u.bin.r);
+    case LE_UNOP: return has_loop(e->u.un.e);
+    case LE_INDEX: return has_loop(e->u.index.idx);
+    case LE_RUN: case LE_CALL:
+        for (int i = 0; i < e->u.call.nargs; i++) if (has_loop(e->u.call.args[i])) return true;
+        return false;
+    case LE_BLOCK: case LE_SOAC: case LE_LIB: return false;   /* CPU level: not in thunks */
+    }
+    return false;
 }
 
 static LcuExpr *plain_copy(Rw *R, const LcuExpr *e)
@@ -195,13 +217,20 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int a
     return n;
 }
 
+/* One MAP, the latest that can be inlined, into each SOAC that reads it.
+ * Latest first: by the time a producer is inlined, those of its readers
+ * that were MAPs are inlined into their own readers (and dropped as dead
+ * by the caller), so a producer read by a chain of MAPs that ends in one
+ * SOAC is copied into that SOAC once, bound at the top (inline_map_arg),
+ * not once per reader and again per reader's reader (cnd's k in
+ * Black-Scholes: 310 copies of its guards in one thunk, earliest first). */
 static bool inline_maps(Rw *R)
 {
     LcuKernel *k = R->k;
-    bool changed = false;
-    for (int a = 0; a < k->nbinds; a++) {
+    for (int a = k->nbinds - 1; a >= 0; a--) {
+        bool changed = false;
         const LcuKBind *A = k->binds[a];
-        if (A->soac->kind != LS_MAP) continue;
+        if (A->soac->kind != LS_MAP || has_loop(A->soac->args[0]->u.thunk->body)) continue;
         for (int b = a + 1; b < k->nbinds; b++) {
             LcuKBind *B = k->binds[b];
             if (!bind_mentions(R, B, A->nvars, A->vars)) continue;
@@ -218,8 +247,9 @@ static bool inline_maps(Rw *R)
             k->binds[b] = nb;
             changed = true;
         }
+        if (changed) return true;
     }
-    return changed;
+    return false;
 }
 
 /* ------------------------------------------------------------------ index-space rules */
