@@ -688,6 +688,48 @@ FVal fl_apply_value(Fl *F, const Ctx *cx, FVal fn, FVal arg, Span sp)
     fl_unsupported(F, sp, "a call of a function value of unknown identity is");
 }
 
+/* A small pure user function that calls no user function (so no
+ * recursion) and makes no closures: a lifted call compiles its body in
+ * place, so that fusion sees its SOACs with the caller's (a call is a
+ * fusion barrier).  Its errors keep their positions, which are its own. */
+static int leaf_size(Expr *e, int budget)
+{
+    if (!e || budget <= 0) return budget;
+    budget--;
+    switch (e->kind) {
+    case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_CHAR: case EX_STRING: case EX_EMPTY:
+        return budget;
+    case EX_VAR:
+        return e->ref == REF_FUN && !e->fun->is_prelude ? 0 : budget;
+    case EX_TIME: return leaf_size(e->a, budget);
+    case EX_APPLY:
+        if (e->a->kind != EX_VAR || e->a->ref == REF_LOCAL || e->a->ref == REF_GLOBAL) return 0;   /* a function value */
+        return leaf_size(e->b, leaf_size(e->a, budget));
+    case EX_PAIR: case EX_SUBSCRIPT: return leaf_size(e->b, leaf_size(e->a, budget));
+    case EX_IF: case EX_RANGE: return leaf_size(e->c, leaf_size(e->b, leaf_size(e->a, budget)));
+    case EX_LET:
+        for (int i = 0; i < e->nbinds; i++) budget = leaf_size(e->binds[i].value, budget);
+        return leaf_size(e->a, budget);
+    case EX_LAMBDA: return 0;
+    case EX_OP:
+        if (e->fun && !e->fun->is_prelude) return 0;
+        for (int i = 0; i < e->nargs; i++) budget = leaf_size(e->args[i], budget);
+        return budget;
+    case EX_EACH:
+        for (int i = 0; i < e->ngens; i++) budget = leaf_size(e->gens[i].seq, budget);
+        return leaf_size(e->b, leaf_size(e->a, budget));
+    case EX_SEQ:
+        for (int i = 0; i < e->nelems; i++) budget = leaf_size(e->elems[i], budget);
+        return budget;
+    }
+    return 0;
+}
+
+static bool inline_leaf(Fl *F, FunDecl *f)
+{
+    return !f->is_prelude && f->body && leaf_size(f->body, 200) > 0 && fl_fun_pure(F, f);
+}
+
 FVal fl_apply_fun(Fl *F, const Ctx *cx, FunDecl *fun, FVal arg, Span sp)
 {
     FunDecl *f = fl_fun_body(F, fun, sp);
@@ -701,6 +743,12 @@ FVal fl_apply_fun(Fl *F, const Ctx *cx, FunDecl *fun, FVal arg, Span sp)
     bool lifted = cx->lifted && (arg.lifted || !fl_fun_pure(F, f));
     FVal looped;
     if (lifted && fl_loop_call(F, cx, f, arg, &looped)) return looped;
+    if (lifted && inline_leaf(F, f)) {
+        Ctx body = *cx;
+        body.site = NULL;
+        body.env = fl_bind(F, NULL, f->param, arg);
+        return fl_expr(F, &body, f->body);
+    }
     if (lifted) arg = materialize(F, cx, arg);
     Sym name = fl_request_fun(F, f, lifted);
     int extra = (lifted ? 1 : 0) + (f->is_prelude ? 1 : 0);
