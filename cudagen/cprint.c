@@ -228,8 +228,8 @@ static void print_stmt(FILE *out, const CStmt *s, int d)
         indent(out, d);
         fputs("}\n", out);
         return;
-    case CS_BLOCK:
-        fputs("{\n", out);
+    case CS_BLOCK: case CS_LOOP:
+        fputs(s->kind == CS_LOOP ? "for (;;) {\n" : "{\n", out);
         print_block(out, s->u.block, d + 1);
         indent(out, d);
         fputs("}\n", out);
@@ -241,12 +241,6 @@ static void print_stmt(FILE *out, const CStmt *s, int d)
         fputs(";\n", out);
         return;
     case CS_COMMENT: fprintf(out, "/* %s */\n", s->u.text); return;
-    case CS_LOOP:
-        fputs("for (;;) {\n", out);
-        print_block(out, s->u.block, d + 1);
-        indent(out, d);
-        fputs("}\n", out);
-        return;
     case CS_JUMP: fprintf(out, "%s;\n", s->u.text); return;
     }
 }
