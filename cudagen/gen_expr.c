@@ -345,6 +345,14 @@ static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr
                      cx_cond(g->a, ok, cx_index(g->a, data, i), cx_int(g->a, 0)));
 }
 
+/* b's names bound to the components c of a value of type t (one name: all). */
+static const CEnv *bind_comps(Gen *g, const CEnv *env, const LcuBind *b, const LcuType *t, CExpr **c)
+{
+    if (b->nvars == 1) return cenv_bind(g, env, b->vars[0], cval_new(g, t, lcu_t_arity(t), c));
+    for (int k = 0; k < b->nvars; k++) env = cenv_bind(g, env, b->vars[k], cval_new(g, lcu_t_component(t, k), 1, c + k));
+    return env;
+}
+
 /* let: each component gets a variable (unless it is a name or literal). */
 const CEnv *gen_bind(Gen *g, const CEnv *env, const LcuBind *b, CExpr **rhs, CBlock *blk)
 {
@@ -353,9 +361,7 @@ const CEnv *gen_bind(Gen *g, const CEnv *env, const LcuBind *b, CExpr **rhs, CBl
     CExpr *c[n];
     for (int k = 0; k < n; k++)
         c[k] = gen_hoist(g, blk, gen_ctype(g, lcu_t_component(t, k)), b->nvars == 1 ? b->vars[0] : b->vars[k], rhs[k]);
-    if (b->nvars == 1) return cenv_bind(g, env, b->vars[0], cval_new(g, t, n, c));
-    for (int k = 0; k < n; k++) env = cenv_bind(g, env, b->vars[k], cval_new(g, lcu_t_component(t, k), 1, c + k));
-    return env;
+    return bind_comps(g, env, b, t, c);
 }
 
 /* iterate: mutable loop variables and result variables around for (;;);
@@ -414,8 +420,7 @@ static CExpr **gen_loop(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr
         cs_decl(g->a, blk, gen_ctype(g, lcu_t_component(vt, k)), v, init[k]);
         L.vars[k] = cx_name(g->a, v);
     }
-    if (b->nvars == 1) env = cenv_bind(g, env, b->vars[0], cval_new(g, vt, L.nv, L.vars));
-    else for (int k = 0; k < L.nv; k++) env = cenv_bind(g, env, b->vars[k], cval_new(g, lcu_t_component(vt, k), 1, L.vars + k));
+    env = bind_comps(g, env, b, vt, L.vars);
     for (int k = 0; k < L.nr; k++) {
         const char *v = gen_fresh(g, "r");
         cs_decl(g->a, blk, gen_ctype(g, lcu_t_component(e->type, k)), v, NULL);

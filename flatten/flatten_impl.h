@@ -172,7 +172,9 @@ bool fl_fun_pure(Fl *F, FunDecl *fun);
 /* ---- speculate.c: lifted ifs of cheap total scalar branches as a select ---- */
 bool fl_speculable(const Expr *e);
 bool fl_scalar_type(Type *t);                                   /* int, float, bool, char, tuples of them */
-bool fl_prim_total(int prim);                                   /* a value for every argument */
+/* prim on these operands returns a value for every argument: a total
+ * primitive, or / by a non-zero literal. */
+bool fl_prim_safe(int prim, int nargs, Expr *const *args);
 FVal fl_select(Fl *F, const Ctx *cx, Type *t, Sym flags, FVal a, FVal b);
 
 /* ---- sequential.c: scalar tail recursion in lifted code as a loop ---- */

@@ -220,14 +220,18 @@ static FVal elementwise(Fl *F, const Ctx *cx, int prim, Type *rt, int k, FVal *a
         /* a uniform operand fails for every element or for none: one
          * scalar check instead of a flag per element and a reduction */
         fl_check_lifted(F, cx, sp, B(F, LOP_AND, B(F, LOP_GT, n, X_int(F, 0)), fails), msg);
-    } else if (fails && fl_site(F, cx, sp)->kind == LE_INT) {
-        /* checked in the MAP itself: a guard records the error (the device's
-         * error record, reported at the next host wait) where the element
-         * fails, instead of a reduction of the failure flags and a host
-         * round trip before the MAP (doc/flattening.md, "Runtime errors") */
-        LcuExpr *g = guard_fail(F, fl_site(F, cx, sp), guard_kind(prim), rb, sp);
-        return vec1(F, rt, true, fl_map(F, rb, i, X_if(F, fails, g, fl_scalar_op(F, prim, a[0].type, t1, x)), n));
-    } else if (fails) {   /* library code: the site is its caller's, a parameter */
+    } else if (fails) {
+        LcuExpr *site = fl_site(F, cx, sp);
+        if (site->kind == LE_INT) {
+            /* checked in the MAP itself: a guard records the error (the
+             * device's error record, reported at the next host wait) where
+             * the element fails, instead of a reduction of the failure
+             * flags and a host round trip before the MAP
+             * (doc/flattening.md, "Runtime errors") */
+            LcuExpr *g = guard_fail(F, site, guard_kind(prim), rb, sp);
+            return vec1(F, rt, true, fl_map(F, rb, i, X_if(F, fails, g, fl_scalar_op(F, prim, a[0].type, t1, x)), n));
+        }
+        /* library code: the site is its caller's, a parameter */
         Sym ic = fl_fresh(F, "i");
         LcuExpr *y[3];
         for (int j = 0; j < k; j++) y[j] = opnd(F, a[j], ic);

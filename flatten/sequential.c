@@ -79,16 +79,11 @@ static LcuExpr *seq_let(Seq *S, const SEnv *env, Expr *e, int i, bool tail, int 
     return lcu_e_let(S->F->a, e->span, lcu_bind(S->F->a, lb->pat->span, n, xs, NULL, rhs), body);
 }
 
-static bool nonzero_literal(const Expr *e)
-{
-    return (e->kind == EX_INT && e->ival != 0) || (e->kind == EX_FLOAT && e->fval != 0.0);
-}
-
 /* A primitive applied to nargs operand expressions; NULL unless it is
  * element-wise and cannot fail. */
 static LcuExpr *seq_prim(Seq *S, const SEnv *env, int prim, int nargs, Expr **args, int depth)
 {
-    if (!fl_prim_total(prim) && !(prim == PRIM_DIV && nargs == 2 && nonzero_literal(args[1]))) return NULL;
+    if (!fl_prim_safe(prim, nargs, args)) return NULL;
     LcuExpr *x[2];
     for (int i = 0; i < nargs; i++)
         if (!fl_scalar_type(args[i]->type) || !(x[i] = seq_expr(S, env, args[i], false, depth))) return NULL;

@@ -32,7 +32,7 @@ bool fl_scalar_type(Type *t)
 }
 
 /* Primitives that return a value for every argument of their type. */
-bool fl_prim_total(int prim)
+static bool prim_total(int prim)
 {
     switch (prim) {
     case PRIM_NOT: case PRIM_OR: case PRIM_AND: case PRIM_XOR: case PRIM_NOR: case PRIM_NAND:
@@ -51,6 +51,11 @@ bool fl_prim_total(int prim)
 static bool nonzero_literal(const Expr *e)
 {
     return (e->kind == EX_INT && e->ival != 0) || (e->kind == EX_FLOAT && e->fval != 0.0);
+}
+
+bool fl_prim_safe(int prim, int nargs, Expr *const *args)
+{
+    return prim_total(prim) || (prim == PRIM_DIV && nargs == 2 && nonzero_literal(args[1]));
 }
 
 static bool pattern_scalar(const Pattern *p)
@@ -83,9 +88,9 @@ static bool speculable(const Expr *e, int depth)
         if (e->fun) return false;
         for (int i = 0; i < e->nargs; i++)
             if (!speculable(e->args[i], depth + 1)) return false;
-        return fl_prim_total(e->prim) || (e->prim == PRIM_DIV && e->nargs == 2 && nonzero_literal(e->args[1]));
+        return fl_prim_safe(e->prim, e->nargs, e->args);
     case EX_APPLY:
-        return e->a->kind == EX_VAR && e->a->ref == REF_PRIM && fl_prim_total(e->a->prim) &&
+        return e->a->kind == EX_VAR && e->a->ref == REF_PRIM && prim_total(e->a->prim) &&
                speculable(e->b, depth + 1);
     case EX_STRING: case EX_LAMBDA: case EX_SUBSCRIPT: case EX_EACH: case EX_SEQ: case EX_EMPTY:
     case EX_RANGE: case EX_TIME:

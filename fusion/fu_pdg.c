@@ -284,7 +284,6 @@ static bool thunk_fails(const FailCtx *c, const LcuExpr *e)
     case LE_LET: case LE_LOOP:
         for (int i = 0; c->idx && i < e->u.let.bind->nvars; i++)
             if (e->u.let.bind->vars[i] == c->idx) return true;   /* rebinds it */
-        if (c->idx && e->u.let.bind->nvars == 1 && e->u.let.bind->vars[0] == c->idx) return true;   /* rebinds it */
         return thunk_fails(c, e->u.let.bind->rhs) || thunk_fails(c, e->u.let.body);
     case LE_IF: return thunk_fails(c, e->u.if_.cond) || thunk_fails(c, e->u.if_.then_e) || thunk_fails(c, e->u.if_.else_e);
     case LE_BINOP:

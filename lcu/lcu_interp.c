@@ -197,6 +197,13 @@ LcuScalar li_index(LcuInterp *I, const LcuVal *v, Sym name, int64_t i)
     return v->data[i];
 }
 
+/* b's names bound to the n components v of its value (one name: all). */
+static void push_bind(LcuInterp *I, const LcuBind *b, int n, const LcuScalar *v)
+{
+    if (b->nvars == 1) li_push(I, b->vars[0], n, v, NULL);
+    else for (int i = 0; i < b->nvars; i++) li_push(I, b->vars[i], 1, v + i, NULL);
+}
+
 /* ---- GPU expressions: the result's flat components go to out ---- */
 void li_eval_gpu(LcuInterp *I, const LcuExpr *e, LcuScalar *out)
 {
@@ -224,8 +231,7 @@ void li_eval_gpu(LcuInterp *I, const LcuExpr *e, LcuScalar *out)
         LcuScalar tmp[n];
         li_eval_gpu(I, b->rhs, tmp);
         int mark = I->nslots;
-        if (b->nvars == 1) li_push(I, b->vars[0], n, tmp, NULL);
-        else for (int i = 0; i < b->nvars; i++) li_push(I, b->vars[i], 1, tmp + i, NULL);
+        push_bind(I, b, n, tmp);
         li_eval_gpu(I, e->u.let.body, out);
         li_pop_to(I, mark);
         return;
@@ -237,8 +243,7 @@ void li_eval_gpu(LcuInterp *I, const LcuExpr *e, LcuScalar *out)
         li_eval_gpu(I, b->rhs, cur);
         for (;;) {
             int mark = I->nslots;
-            if (b->nvars == 1) li_push(I, b->vars[0], n, cur, NULL);
-            else for (int i = 0; i < b->nvars; i++) li_push(I, b->vars[i], 1, cur + i, NULL);
+            push_bind(I, b, n, cur);
             I->recur_to = next;
             I->recurred = false;
             li_eval_gpu(I, e->u.let.body, out);
