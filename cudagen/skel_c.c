@@ -160,7 +160,10 @@ static void c_map(Gen *g, SoacGen *s)
 {
     CExpr *d[s->n], *i;
     for (int k = 0; k < s->n; k++) s->out[k] = sk_out_vec(g, s, s->tau[k], s->size, false, &d[k]);
-    sk_pragma(g, s->blk, "omp parallel for schedule(static) if(%s >= NESL_PAR_MIN)", s->size);
+    /* elements that loop cost unequal time: handed out in small chunks */
+    bool loops = s->soac->args[0]->kind == LA_THUNK && lcu_has_loop(s->soac->args[0]->u.thunk->body);
+    sk_pragma(g, s->blk, loops ? "omp parallel for schedule(dynamic, 64) if(%s >= NESL_PAR_MIN)"
+                               : "omp parallel for schedule(static) if(%s >= NESL_PAR_MIN)", s->size);
     CBlock *body = sk_for(g, s->blk, "i", cx_int(g->a, 0), s->size, &i);
     sk_store(g, body, s->n, d, i, sk_pull(g, s, body, i));
     if (s->pull.may_fail) sk_raise(g, s, s->blk);

@@ -479,7 +479,8 @@ static void cu_map(Gen *g, SoacGen *s)
     Functor f = functor_new(g, s);
     m_pull(&f, false);
     m_store(&f, "store", d);
-    cs_expr(g->a, s->blk, cx_calln(g->a, "nesl_cu_map", 3, s->rt, capture(&f), s->size));
+    bool loops = s->soac->args[0]->kind == LA_THUNK && lcu_has_loop(s->soac->args[0]->u.thunk->body);
+    cs_expr(g->a, s->blk, cx_calln(g->a, loops ? "nesl_cu_map_each" : "nesl_cu_map", 3, s->rt, capture(&f), s->size));
     raise_if(g, s, s->pull.may_fail);
 }
 

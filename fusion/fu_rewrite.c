@@ -60,31 +60,6 @@ static int expr_size(const LcuExpr *e)
     }
 }
 
-/* Does e hold an iterate?  A loop's cost is unbounded: a MAP holding one
- * is never inlined into its consumers, so that it runs once per element,
- * not once per read (producers are still inlined into it). */
-static bool has_loop(const LcuExpr *e)
-{
-    switch (e->kind) {
-    case LE_LOOP: return true;
-    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN: case LE_STRING:
-        return false;
-    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
-        for (int i = 0; i < e->u.tuple.n; i++) if (has_loop(e->u.tuple.elems[i])) return true;
-        return false;
-    case LE_LET: return has_loop(e->u.let.bind->rhs) || has_loop(e->u.let.body);
-    case LE_IF: return has_loop(e->u.if_.cond) || has_loop(e->u.if_.then_e) || has_loop(e->u.if_.else_e);
-    case LE_BINOP: return has_loop(e->u.bin.l) || has_loop(e->u.bin.r);
-    case LE_UNOP: return has_loop(e->u.un.e);
-    case LE_INDEX: return has_loop(e->u.index.idx);
-    case LE_RUN: case LE_CALL:
-        for (int i = 0; i < e->u.call.nargs; i++) if (has_loop(e->u.call.args[i])) return true;
-        return false;
-    case LE_BLOCK: case LE_SOAC: case LE_LIB: return false;   /* CPU level: not in thunks */
-    }
-    return false;
-}
-
 static LcuExpr *plain_copy(Rw *R, const LcuExpr *e)
 {
     Copier c = { R->F, R->taken, NULL, false, NULL, NULL, NULL };
@@ -230,7 +205,7 @@ static bool inline_maps(Rw *R)
     for (int a = k->nbinds - 1; a >= 0; a--) {
         bool changed = false;
         const LcuKBind *A = k->binds[a];
-        if (A->soac->kind != LS_MAP || has_loop(A->soac->args[0]->u.thunk->body)) continue;
+        if (A->soac->kind != LS_MAP || lcu_has_loop(A->soac->args[0]->u.thunk->body)) continue;
         for (int b = a + 1; b < k->nbinds; b++) {
             LcuKBind *B = k->binds[b];
             if (!bind_mentions(R, B, A->nvars, A->vars)) continue;
@@ -597,15 +572,30 @@ static LcuKBind *tuple_binds(Rw *R, const LcuKBind *A, const LcuKBind *B)
     return nb_;
 }
 
-static bool tuple_horizontal(Rw *R)
+/* Whether no SOAC of the kernel reads bind a's results. */
+static bool is_sink(Rw *R, int a)
+{
+    const LcuKBind *A = R->k->binds[a];
+    for (int b = 0; b < R->k->nbinds; b++)
+        if (b != a && bind_mentions(R, R->k->binds[b], A->nvars, A->vars)) return false;
+    return true;
+}
+
+/* Two independent SOACs of one kind over one size become one.  With
+ * sinks_only, only SOACs no other reads: run before inlining, so that the
+ * producers the two share (Black-Scholes's call and put prices share all
+ * but the last step) are inlined once into the tuple, bound at its top,
+ * instead of once into each and computed twice per element. */
+static bool tuple_horizontal(Rw *R, bool sinks_only)
 {
     LcuKernel *k = R->k;
     for (int a = 0; a < k->nbinds; a++) {
         const LcuKBind *A = k->binds[a];
-        if (arity_of(A) < 0) continue;
+        if (arity_of(A) < 0 || (sinks_only && !is_sink(R, a))) continue;
         for (int b = a + 1; b < k->nbinds; b++) {
             const LcuKBind *B = k->binds[b];
             if (B->soac->kind != A->soac->kind || arity_of(B) < 0) continue;
+            if (sinks_only && !is_sink(R, b)) continue;
             if (!R->same(R->ctx, soac_size_arg(A->soac), soac_size_arg(B->soac))) continue;
             bool blocked = bind_mentions(R, B, A->nvars, A->vars);
             for (int m = a + 1; m < b && !blocked; m++) blocked = bind_mentions(R, k->binds[m], A->nvars, A->vars);
@@ -622,11 +612,12 @@ static bool tuple_horizontal(Rw *R)
 void rewrite_kernel(Fu *F, LcuKernel *k, NameSet *taken, SameSize same, void *ctx)
 {
     Rw R = { F, k, taken, same, ctx };
+    while (tuple_horizontal(&R, true)) { }
     for (int guard = 0; guard < 10000; guard++) {
         bool changed = inline_maps(&R);
         changed |= drop_dead(&R);
         if (!changed) changed = index_space_rules(&R);
-        if (!changed) changed = tuple_horizontal(&R);
+        if (!changed) changed = tuple_horizontal(&R, false);
         if (!changed) return;
     }
     ICE("fusion: the SOAC rewrite of kernel %s does not terminate", k->name);

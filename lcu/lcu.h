@@ -137,6 +137,7 @@ LcuExpr *lcu_e_string(Arena *a, Span sp, const char *s, int len);
 LcuExpr *lcu_e_soac(Arena *a, Span sp, struct LcuSoac *s);
 LcuExpr *lcu_e_lib(Arena *a, Span sp, Sym name, const char *tag, int nargs, LcuExpr **args, const LcuType *result);
 LcuBind *lcu_bind(Arena *a, Span sp, int nvars, Sym *vars, const LcuType **types, LcuExpr *rhs);
+bool lcu_has_loop(const LcuExpr *e);   /* GPU level: holds an iterate */
 
 /* ---- kernel level ---- */
 typedef struct LcuThunk {
@@ -333,6 +334,11 @@ void lcu_print_stats(FILE *out, const LcuStats *s);
  * inline SOAC (named K1, K2, ... in order of appearance), its parameters the
  * CPU variables the SOAC reads, each `using` list exact. */
 LcuProgram *lcu_form_kernels(Arena *a, Interner *in, const LcuProgram *flan);
+
+/* Drops CPU-level bindings that nothing reads and whose evaluation cannot
+ * fail or have an effect (lcu_prune.c): the flattener's unused segment
+ * lengths, totals and segment ids. */
+void lcu_prune_dead(Arena *a, LcuProgram *p);
 
 /* ---- the names of a tree (lcu_names.c) ----
  * fn(ctx, x, free) for every name the tree reads, in evaluation order

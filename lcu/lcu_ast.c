@@ -286,3 +286,28 @@ LcuSoac *lcu_soac(Arena *a, Span sp, LcuSoacKind k, int nargs, LcuArg **args)
     s->args = args;
     return s;
 }
+
+/* Does e hold an iterate?  A loop's cost is unbounded and varies between
+ * elements: fusion never inlines a MAP holding one into its readers, and
+ * the CUDA MAP gives each of its elements a thread of its own. */
+bool lcu_has_loop(const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_LOOP: return true;
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN: case LE_STRING:
+        return false;
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
+        for (int i = 0; i < e->u.tuple.n; i++) if (lcu_has_loop(e->u.tuple.elems[i])) return true;
+        return false;
+    case LE_LET: return lcu_has_loop(e->u.let.bind->rhs) || lcu_has_loop(e->u.let.body);
+    case LE_IF: return lcu_has_loop(e->u.if_.cond) || lcu_has_loop(e->u.if_.then_e) || lcu_has_loop(e->u.if_.else_e);
+    case LE_BINOP: return lcu_has_loop(e->u.bin.l) || lcu_has_loop(e->u.bin.r);
+    case LE_UNOP: return lcu_has_loop(e->u.un.e);
+    case LE_INDEX: return lcu_has_loop(e->u.index.idx);
+    case LE_RUN: case LE_CALL:
+        for (int i = 0; i < e->u.call.nargs; i++) if (lcu_has_loop(e->u.call.args[i])) return true;
+        return false;
+    case LE_BLOCK: case LE_SOAC: case LE_LIB: return false;   /* CPU level: not in thunks */
+    }
+    return false;
+}

@@ -366,6 +366,25 @@ template <class S> static void nesl_cu_map(NeslRt *rt, const S &s, int64_t n)
     nesl_cu_launched(rt, "MAP");
 }
 
+/* ---- MAP of a thunk that loops: one element per thread, a block per
+ * NESL_BLOCK elements.  Its elements cost unequal time (mandelbrot's
+ * pixels take 1 to 256 iterations); the hardware hands out blocks as SMs
+ * free up, where nesl_k_map's grid-stride loop over an occupancy-sized
+ * grid fixes each thread's share in advance ---- */
+template <class S> __global__ void nesl_k_map_each(S s, int64_t n, NeslDErr *e)
+{
+    int64_t i = (int64_t)blockIdx.x * NESL_BLOCK + threadIdx.x;
+    if (i < n) s.store(i, s.pull(i, e));
+}
+
+template <class S> static void nesl_cu_map_each(NeslRt *rt, const S &s, int64_t n)
+{
+    int64_t blocks = (n + NESL_BLOCK - 1) / NESL_BLOCK;
+    if (n <= 0 || blocks > 0x7fffffff) { nesl_cu_map(rt, s, n); return; }
+    nesl_k_map_each<S><<<(unsigned)blocks, NESL_BLOCK>>>(s, n, nesl_cu_derr(rt));
+    nesl_cu_launched(rt, "MAP");
+}
+
 /* ---- a MAP carried by another SOAC's pass: pulling element i of the
  * wrapped functor S also stores element i of the MAP M (for SOACs that
  * pull every index exactly once; skel_cuda.c cu_map_reduce) ---- */
