@@ -112,6 +112,34 @@ void ptrvec_push(Arena *a, PtrVec *v, void *p)
     v->items[v->len++] = p;
 }
 
+/* ---------------------------------------------------------------- name sets */
+
+static size_t slot_of(Sym x, int cap) { return ((uintptr_t)x >> 3) * 2654435761u % (size_t)cap; }
+
+bool nameset_has(const NameSet *s, Sym x)
+{
+    if (!s || !s->cap) return false;
+    for (size_t i = slot_of(x, s->cap);; i = (i + 1) % (size_t)s->cap) {
+        if (!s->slots[i]) return false;
+        if (s->slots[i] == x) return true;
+    }
+}
+
+void nameset_add(Arena *a, NameSet *s, Sym x)
+{
+    if (nameset_has(s, x)) return;
+    if (2 * (s->len + 1) > s->cap) {
+        NameSet n = { arena_alloc(a, sizeof(Sym) * (size_t)(s->cap ? 2 * s->cap : 64)), s->cap ? 2 * s->cap : 64, 0 };
+        for (int i = 0; i < s->cap; i++)
+            if (s->slots[i]) nameset_add(a, &n, s->slots[i]);
+        *s = n;
+    }
+    size_t i = slot_of(x, s->cap);
+    while (s->slots[i]) i = (i + 1) % (size_t)s->cap;
+    s->slots[i] = x;
+    s->len++;
+}
+
 /* ---------------------------------------------------------------- interner */
 
 typedef struct Entry { struct Entry *next; size_t seq, len; char s[]; } Entry;

@@ -41,6 +41,11 @@ Sym intern_cstr(Interner *in, const char *s);
 size_t interner_mark(const Interner *in);
 void interner_release(Interner *in, size_t mark);
 
+/* A set of interned names in an arena (open addressing on the pointer). */
+typedef struct NameSet { Sym *slots; int cap, len; } NameSet;
+bool nameset_has(const NameSet *s, Sym x);
+void nameset_add(Arena *a, NameSet *s, Sym x);
+
 /* ---- sources and spans ---- */
 typedef struct Source {
     const char *name;   /* file name as given on the command line, or "<prelude>" */

@@ -180,7 +180,7 @@ void cs_loop(Arena *a, CBlock *b, CBlock *body) { st(a, b, CS_LOOP)->u.block = b
 void cs_jump(Arena *a, CBlock *b, bool is_break) { st(a, b, CS_JUMP)->u.text = is_break ? "break" : "continue"; }
 
 /* ---- unused variables ---- */
-typedef struct NameSet { const char **v; size_t cap, n; } NameSet;
+typedef struct StrSet { const char **v; size_t cap, n; } StrSet;
 
 static size_t name_hash(const char *s)
 {
@@ -189,7 +189,7 @@ static size_t name_hash(const char *s)
     return h;
 }
 
-static bool set_has(const NameSet *ns, const char *s)
+static bool set_has(const StrSet *ns, const char *s)
 {
     if (!ns->cap) return false;
     for (size_t h = name_hash(s) % ns->cap; ns->v[h]; h = (h + 1) % ns->cap)
@@ -197,11 +197,11 @@ static bool set_has(const NameSet *ns, const char *s)
     return false;
 }
 
-static void set_add(Arena *a, NameSet *ns, const char *s)
+static void set_add(Arena *a, StrSet *ns, const char *s)
 {
     if (set_has(ns, s)) return;
     if (2 * (ns->n + 1) > ns->cap) {
-        NameSet big = { NULL, ns->cap ? 2 * ns->cap : 64, 0 };
+        StrSet big = { NULL, ns->cap ? 2 * ns->cap : 64, 0 };
         big.v = arena_alloc(a, sizeof *big.v * big.cap);
         for (size_t i = 0; i < ns->cap; i++)
             if (ns->v[i]) set_add(a, &big, ns->v[i]);
@@ -213,7 +213,7 @@ static void set_add(Arena *a, NameSet *ns, const char *s)
     ns->n++;
 }
 
-static void uses_e(Arena *a, NameSet *ns, const CExpr *e)
+static void uses_e(Arena *a, StrSet *ns, const CExpr *e)
 {
     if (!e) return;
     switch (e->kind) {
@@ -232,7 +232,7 @@ static void uses_e(Arena *a, NameSet *ns, const CExpr *e)
 }
 
 /* Names read anywhere (the left side of a plain assignment is a write). */
-static void uses_b(Arena *a, NameSet *ns, const CBlock *b)
+static void uses_b(Arena *a, StrSet *ns, const CBlock *b)
 {
     for (int i = 0; i < b->n; i++) {
         const CStmt *s = b->stmts[i];
@@ -258,7 +258,7 @@ static void uses_b(Arena *a, NameSet *ns, const CBlock *b)
 /* An unread variable with an initializer gets (void) right after its
  * declaration; one without (assigned later, in an if) at the end of its
  * block, before a final return: never read while indeterminate. */
-static void mark_b(Arena *a, const NameSet *ns, CBlock *b)
+static void mark_b(Arena *a, const StrSet *ns, CBlock *b)
 {
     CBlock old = *b;
     b->n = b->cap = 0;
@@ -294,7 +294,7 @@ static void mark_b(Arena *a, const NameSet *ns, CBlock *b)
 
 void cfunc_mark_unused(Arena *a, CFunc *f)
 {
-    NameSet ns = { NULL, 0, 0 };
+    StrSet ns = { NULL, 0, 0 };
     uses_b(a, &ns, f->body);
     mark_b(a, &ns, f->body);
 }

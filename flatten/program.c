@@ -199,6 +199,7 @@ FlatProgram *flatten_program(Compilation *c, const MonoProgram *m)
     p->funs = (LcuFun **)F->funs.items;
     p->nsites = F->sites.len;
     p->sites = (const char **)F->sites.items;
+    lcu_prune_dead(F->a, p);
     fp->flan = p;
     fp->site_spans = arena_alloc(F->a, sizeof *fp->site_spans * (size_t)(F->site_spans.len + 1));
     for (int i = 0; i < F->site_spans.len; i++) fp->site_spans[i] = *(Span *)F->site_spans.items[i];

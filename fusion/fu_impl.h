@@ -4,11 +4,6 @@
 
 #include "fusion.h"
 
-/* ---- names (fu_util.c) ---- */
-typedef struct NameSet { Sym *slots; int cap, len; } NameSet;
-bool nameset_has(const NameSet *s, Sym x);
-void nameset_add(Arena *a, NameSet *s, Sym x);
-
 typedef struct Fu {
     Arena *a;
     Interner *in;

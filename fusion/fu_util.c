@@ -3,35 +3,6 @@
 #include <string.h>
 #include "fu_impl.h"
 
-/* ------------------------------------------------------------------ name sets
- * Open addressing on the interned pointer. */
-
-static size_t slot_of(Sym x, int cap) { return ((uintptr_t)x >> 3) * 2654435761u % (size_t)cap; }
-
-bool nameset_has(const NameSet *s, Sym x)
-{
-    if (!s || !s->cap) return false;
-    for (size_t i = slot_of(x, s->cap);; i = (i + 1) % (size_t)s->cap) {
-        if (!s->slots[i]) return false;
-        if (s->slots[i] == x) return true;
-    }
-}
-
-void nameset_add(Arena *a, NameSet *s, Sym x)
-{
-    if (nameset_has(s, x)) return;
-    if (2 * (s->len + 1) > s->cap) {
-        NameSet n = { arena_alloc(a, sizeof(Sym) * (size_t)(s->cap ? 2 * s->cap : 64)), s->cap ? 2 * s->cap : 64, 0 };
-        for (int i = 0; i < s->cap; i++)
-            if (s->slots[i]) nameset_add(a, &n, s->slots[i]);
-        *s = n;
-    }
-    size_t i = slot_of(x, s->cap);
-    while (s->slots[i]) i = (i + 1) % (size_t)s->cap;
-    s->slots[i] = x;
-    s->len++;
-}
-
 Sym fu_fresh(Fu *F, NameSet *taken, Sym base)
 {
     /* Strip an earlier _N suffix so that renaming twice stays short. */
