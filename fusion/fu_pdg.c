@@ -146,6 +146,17 @@ static void collect_expr(Sizes *S, const LcuExpr *e)
     }
 }
 
+/* segids (s) has total (s) elements; lengths (s) and offsets (s) have #s. */
+static void sd_vector_class(Sizes *S, Sym v, const LcuExpr *e)
+{
+    if (e->kind != LE_CALL || e->u.call.nargs != 1 || e->u.call.args[0]->kind != LE_VAR) return;
+    const char *f = e->u.call.name;
+    Sym s = e->u.call.args[0]->u.var;
+    int c = !strcmp(f, "segids") ? sizes_class(S, 4, s, 0)
+          : !strcmp(f, "lengths") || !strcmp(f, "offsets") ? sizes_class(S, 1, s, 0) : -1;
+    sizes_union(S, sizes_class(S, 1, v, 0), c);
+}
+
 void sizes_collect_fun_block(Sizes *S, const LcuExpr *blk)
 {
     for (int i = 0; i < blk->u.block.nbinds; i++) {
@@ -154,6 +165,7 @@ void sizes_collect_fun_block(Sizes *S, const LcuExpr *blk)
         collect_expr(S, e);
         if (b->nvars == 1 && b->types && b->types[0]->kind == LT_BASE && b->types[0]->base == LB_INT)
             sizes_union(S, sizes_class(S, 0, b->vars[0], 0), class_of_cpu(S, e, false));
+        if (b->nvars == 1) sd_vector_class(S, b->vars[0], e);
         const LcuKernel *k;
         if (!is_run_node(S->F, b, &k)) continue;
         const LcuSoac *so = k->binds[0]->soac;
