@@ -289,6 +289,7 @@ static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Optio
     if (!check_built(c->arena, c->names, k, "kernel-formed λcu")) return 3;
     if (!(k = optimize(c->arena, c->names, k, o, out))) return 3;
     if (emits_schedule(o)) return 0;
+    lcu_prune_dead(c->arena, k);   /* sizes and lengths only inlined MAPs read */
     if (o->emit == EMIT_LCU) {
         lcu_print(out, k);
         return 0;
