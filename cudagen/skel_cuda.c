@@ -472,6 +472,11 @@ static void scalar_outs(Functor *f, CExpr *r)
 }
 
 /* ---- the SOACs ---- */
+/* A MAP thunk of more nodes than this runs one element per thread
+ * (nesl_cu_map_heavy): Black-Scholes's has about 200, a memory-bound
+ * gather or arithmetic MAP a few dozen at most. */
+#define MAP_HEAVY_NODES 100
+
 static void cu_map(Gen *g, SoacGen *s)
 {
     CExpr *d[s->n];
@@ -479,8 +484,10 @@ static void cu_map(Gen *g, SoacGen *s)
     Functor f = functor_new(g, s);
     m_pull(&f, false);
     m_store(&f, "store", d);
-    bool loops = s->soac->args[0]->kind == LA_THUNK && lcu_has_loop(s->soac->args[0]->u.thunk->body);
-    cs_expr(g->a, s->blk, cx_calln(g->a, loops ? "nesl_cu_map_each" : "nesl_cu_map", 3, s->rt, capture(&f), s->size));
+    const LcuExpr *body = s->soac->args[0]->kind == LA_THUNK ? s->soac->args[0]->u.thunk->body : NULL;
+    const char *launch = body && lcu_has_loop(body) ? "nesl_cu_map_each"
+                       : body && lcu_expr_size(body) > MAP_HEAVY_NODES ? "nesl_cu_map_heavy" : "nesl_cu_map";
+    cs_expr(g->a, s->blk, cx_calln(g->a, launch, 3, s->rt, capture(&f), s->size));
     raise_if(g, s, s->pull.may_fail);
 }
 

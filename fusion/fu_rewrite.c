@@ -46,20 +46,6 @@ static bool bind_mentions(Rw *R, const LcuKBind *b, int n, const Sym *xs)
     return false;
 }
 
-static int expr_size(const LcuExpr *e)
-{
-    switch (e->kind) {
-    case LE_TUPLE: { int s = 1; for (int i = 0; i < e->u.tuple.n; i++) s += expr_size(e->u.tuple.elems[i]); return s; }
-    case LE_LET: case LE_LOOP: return 1 + expr_size(e->u.let.bind->rhs) + expr_size(e->u.let.body);
-    case LE_IF: return 1 + expr_size(e->u.if_.cond) + expr_size(e->u.if_.then_e) + expr_size(e->u.if_.else_e);
-    case LE_BINOP: return 1 + expr_size(e->u.bin.l) + expr_size(e->u.bin.r);
-    case LE_UNOP: return 1 + expr_size(e->u.un.e);
-    case LE_INDEX: return 1 + expr_size(e->u.index.idx);
-    case LE_CALL: { int s = 1; for (int i = 0; i < e->u.call.nargs; i++) s += expr_size(e->u.call.args[i]); return s; }
-    default: return 1;
-    }
-}
-
 static LcuExpr *plain_copy(Rw *R, const LcuExpr *e)
 {
     Copier c = { R->F, R->taken, NULL, false, NULL, NULL, NULL };
@@ -168,7 +154,7 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int a
          * sharing: bound once at the top.  Evaluating it where the thunk
          * would not (an untaken branch) is safe: the MAP computed every
          * element of that index space. */
-        if (in.safe && expr_size(pull->body) > 4 && arg_mentions(R, g, A->nvars, A->vars)
+        if (in.safe && lcu_expr_size(pull->body) > 4 && arg_mentions(R, g, A->nvars, A->vars)
             && thunk_reads_only_at_param(R->F, t, A->nvars, A->vars)) {
             in.cse = arena_alloc(R->F->a, sizeof(Sym) * (size_t)A->nvars);
             for (int i = 0; i < A->nvars; i++) in.cse[i] = fu_fresh(R->F, R->taken, A->vars[i]);
@@ -213,7 +199,7 @@ static bool inline_maps(Rw *R)
             bool small = true, did = false;
             for (int i = 0; i < B->soac->nargs; i++) {
                 args[i] = inline_map_arg(R, A, B, i, &did);
-                if (args[i]->kind == LA_THUNK && expr_size(args[i]->u.thunk->body) > MAX_THUNK_NODES) small = false;
+                if (args[i]->kind == LA_THUNK && lcu_expr_size(args[i]->u.thunk->body) > MAX_THUNK_NODES) small = false;
             }
             if (!small || !did) continue;
             LcuKBind *nb = arena_alloc(R->F->a, sizeof *nb);

@@ -138,6 +138,7 @@ LcuExpr *lcu_e_soac(Arena *a, Span sp, struct LcuSoac *s);
 LcuExpr *lcu_e_lib(Arena *a, Span sp, Sym name, const char *tag, int nargs, LcuExpr **args, const LcuType *result);
 LcuBind *lcu_bind(Arena *a, Span sp, int nvars, Sym *vars, const LcuType **types, LcuExpr *rhs);
 bool lcu_has_loop(const LcuExpr *e);   /* GPU level: holds an iterate */
+int lcu_expr_size(const LcuExpr *e);   /* GPU level: its nodes */
 
 /* ---- kernel level ---- */
 typedef struct LcuThunk {

@@ -311,3 +311,22 @@ bool lcu_has_loop(const LcuExpr *e)
     }
     return false;
 }
+
+/* Nodes of a GPU-level expression: what fusion weighs inlining by, and
+ * the CUDA MAP its elements per thread. */
+int lcu_expr_size(const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_TUPLE: case LE_RECUR: { int s = 1; for (int i = 0; i < e->u.tuple.n; i++) s += lcu_expr_size(e->u.tuple.elems[i]); return s; }
+    case LE_LET: case LE_LOOP: return 1 + lcu_expr_size(e->u.let.bind->rhs) + lcu_expr_size(e->u.let.body);
+    case LE_IF: return 1 + lcu_expr_size(e->u.if_.cond) + lcu_expr_size(e->u.if_.then_e) + lcu_expr_size(e->u.if_.else_e);
+    case LE_BINOP: return 1 + lcu_expr_size(e->u.bin.l) + lcu_expr_size(e->u.bin.r);
+    case LE_UNOP: return 1 + lcu_expr_size(e->u.un.e);
+    case LE_INDEX: return 1 + lcu_expr_size(e->u.index.idx);
+    case LE_CALL: { int s = 1; for (int i = 0; i < e->u.call.nargs; i++) s += lcu_expr_size(e->u.call.args[i]); return s; }
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN: case LE_STRING:
+    case LE_VECLIT: case LE_RUN: case LE_BLOCK: case LE_SOAC: case LE_LIB:
+        return 1;
+    }
+    return 1;
+}
