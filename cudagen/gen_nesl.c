@@ -64,7 +64,7 @@ static CExpr **unpack_comps(Gen *g, const LcuType *t, CExpr *r, CBlock *blk)
     return c;
 }
 
-/* lib global "NAME|TYPE" (site, index); lib nesl_ID "U|..." (site, args...)
+/* lib global "NAME|TYPE" (site, index[, count]); lib nesl_ID "U|..." (site, args...)
  * or "L|..." (site, n, args...). */
 CExpr **gen_bridge(Gen *g, const LcuExpr *e, CExpr **args, CBlock *blk)
 {
@@ -80,9 +80,25 @@ CExpr **gen_bridge(Gen *g, const LcuExpr *e, CExpr **args, CBlock *blk)
         return NULL;
     }
     if (!strcmp(name, "global")) {
-        if (nargs != 2) ICE("lib global with %d arguments", nargs);
+        if (nargs != 2 && nargs != 3) ICE("lib global with %d arguments", nargs);
         CExpr *r = comp_array(g, blk, "r", nres);
-        cs_expr(a, blk, cx_calln(a, "nesl_global", 5, rt, args[1], args[2], cx_int(a, nres), r));
+        CExpr *read = cx_calln(a, "nesl_global", 5, rt, args[1], args[2], cx_int(a, nres), r);
+        if (nargs == 2) {
+            cs_expr(a, blk, read);
+            return unpack_comps(g, e->type, r, blk);
+        }
+        /* (site, index, count): an unbound global read for no elements is
+         * empty stand-ins (flatten/expr.c guarded_body) */
+        CBlock *absent = cb_new(a), *bound = cb_new(a);
+        for (int k = 0; k < nres; k++) {
+            const LcuType *ct = lcu_t_component(e->type, k);
+            CExpr *v = ct->kind == LT_BASE ? cx_int(a, 0)
+                     : ct->kind == LT_SD ? cx_calln(a, "nesl_sd_new", 2, rt, cx_int(a, 0))
+                     : cx_calln(a, "nesl_vec_new", 3, rt, cx_name(a, gen_base_enum(g, ct->base)), cx_int(a, 0));
+            to_comp(g, absent, ct, cx_index(a, r, cx_int(a, k)), v);
+        }
+        cs_expr(a, bound, read);
+        cs_if(a, blk, cx_calln(a, "nesl_global_absent", 3, rt, args[2], args[3]), absent, bound);
         return unpack_comps(g, e->type, r, blk);
     }
     const char *desc = g->nesl->describe_tag(g->nesl->ctx, e->u.lib.tag);

@@ -277,6 +277,13 @@ static const Env *gather_env(Fl *F, const Env *env, const BSet *vars, Sym idx)
 }
 
 /* ---- bodies of lifted contexts ---- */
+/* lib global (site, index), or with a count: (site, index, count) reads
+ * stand-ins when the global is unbound and the count is 0. */
+static bool global_read(const LcuExpr *e, int nargs)
+{
+    return e->kind == LE_LIB && !strcmp(e->u.lib.name, "global") && e->u.lib.nargs == nargs;
+}
+
 /* Can this Flan statement run in a context of no elements without effect?
  * SOACs then have nothing to do; calls (recursion), library calls and
  * checks of uniform values must not run, unless fl_check_lifted made them
@@ -298,7 +305,8 @@ static bool safe_when_empty(const Fl *F, const LcuExpr *e)
         for (int i = 0; i < e->u.block.nbinds; i++)
             if (!safe_when_empty(F, e->u.block.binds[i]->rhs)) return false;
         return true;
-    case LE_INDEX: case LE_LET: case LE_RUN: case LE_LIB: case LE_LOOP: case LE_RECUR:
+    case LE_LIB: return global_read(e, 3);
+    case LE_INDEX: case LE_LET: case LE_RUN: case LE_LOOP: case LE_RECUR:
         return false;
     }
     return false;
@@ -311,8 +319,28 @@ static FVal guarded_body(Fl *F, const Ctx *sub, Type *t, Expr *body, bool always
     Block bb;
     fl_block_push(F, &bb);
     FVal r = materialize(F, sub, fl_expr(F, sub, body));
-    bool safe = !always;
-    for (int i = 0; i < bb.binds.len && safe; i++) safe = safe_when_empty(F, ((LcuBind *)bb.binds.items[i])->rhs);
+    /* A global's read fails only if its definition did; given the body's
+     * count it fails only then and for some elements (rt_top.c
+     * nesl_global_absent), so the body need not be skipped for it.  The
+     * skipping `if` kept spmv's products and mandelbrot's coordinates in
+     * memory: fusion does not cross it.  Any inner body's count is 0 when
+     * this one's is, so such reads are safe for enclosing bodies too. */
+    bool safe = !always, reads = false;
+    for (int i = 0; i < bb.binds.len && safe; i++) {
+        const LcuExpr *rhs = ((LcuBind *)bb.binds.items[i])->rhs;
+        if (global_read(rhs, 2)) reads = true;
+        else safe = safe_when_empty(F, rhs);
+    }
+    for (int i = 0; i < bb.binds.len && safe && reads; i++) {
+        LcuExpr *rhs = ((LcuBind *)bb.binds.items[i])->rhs;
+        if (!global_read(rhs, 2)) continue;
+        LcuExpr **args = arena_alloc(F->a, sizeof *args * 3);
+        args[0] = rhs->u.lib.args[0];
+        args[1] = rhs->u.lib.args[1];
+        args[2] = X_var(F, sub->count);
+        rhs->u.lib.args = args;
+        rhs->u.lib.nargs = 3;
+    }
     if (safe) {
         F->blk = bb.outer;
         for (int i = 0; i < bb.binds.len; i++) ptrvec_push(F->a, &F->blk->binds, bb.binds.items[i]);

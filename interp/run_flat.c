@@ -572,16 +572,35 @@ static Span site_span(RunFlat *rf, const LcuVal *site)
     return s >= 0 && s < rf->fp->flan->nsites ? rf->fp->site_spans[s] : (Span){ 0 };
 }
 
+/* An unbound global read for no elements (lib global with a count of 0,
+ * flatten/expr.c guarded_body): zeros and empty vectors of its type. */
+static LcuVal *stand_ins(LcuInterp *li, const LcuType *t)
+{
+    int n = lcu_t_arity(t);
+    LcuVal **cs = calloc((size_t)n + 1, sizeof *cs);
+    for (int k = 0; k < n; k++) {
+        const LcuType *ct = lcu_t_component(t, k);
+        LcuScalar z = { 0 };
+        cs[k] = ct->kind == LT_SD ? lcu_val_sd(li, 0) : ct->kind == LT_BASE ? lcu_val_scalar(li, ct->base, z) : lcu_val_vec(li, ct->base, 0);
+    }
+    LcuVal *r = lcu_val_tuple(li, n, cs);
+    free(cs);
+    return r;
+}
+
 static LcuVal *bridge_hook(void *ctx, LcuInterp *li, const char *name, const char *tag,
                            int nargs, LcuVal **args, const LcuType *result)
 {
     RunFlat *rf = ctx;
     Call c = { .tag = tag, .result = result };
     if (!strcmp(name, "global")) {
-        if (nargs != 2) ICE("value bridge: global \"%s\" called with %d arguments", tag, nargs);
+        if (nargs != 2 && nargs != 3) ICE("value bridge: global \"%s\" called with %d arguments", tag, nargs);
         c.kind = CALL_GLOBAL;
         c.where = site_span(rf, args[0]);
         c.n = args[1]->s.i;
+        int64_t g = c.n;
+        if (nargs == 3 && args[2]->s.i == 0 && (g < 0 || g >= rf->I->nglobals || !rf->I->global_set[g]))
+            return stand_ins(li, result);
     } else if (!strcmp(name, "clock")) {
         c.kind = CALL_CLOCK;
     } else {

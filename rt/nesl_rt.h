@@ -358,6 +358,7 @@ void nesl_bridge(NeslRt *rt, const char *prim, const char *desc, int32_t site, i
                  int nargs, const NeslComp *args, int nres, NeslComp *res);
 /* The components of global g (lib global); unbound: an error at site. */
 void nesl_global(NeslRt *rt, int32_t site, int32_t g, int nres, NeslComp *res);
+bool nesl_global_absent(NeslRt *rt, int32_t g, int64_t count);   /* unbound, read for no elements */
 
 /* A global variable bound by a value form: components [first, first + n)
  * of its result. */

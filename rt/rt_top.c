@@ -58,6 +58,14 @@ void nesl_global(NeslRt *rt, int32_t site, int32_t g, int nres, NeslComp *res)
     else memcpy(res, h->gcomps[g], sizeof *res * (size_t)nres);
 }
 
+/* Whether global g is unbound (its definition failed) and read for no
+ * elements: the read then yields empty stand-ins instead of an error. */
+bool nesl_global_absent(NeslRt *rt, int32_t g, int64_t count)
+{
+    NeslHost *h = nesl_host(rt);
+    return count == 0 && h && g >= 0 && g < h->p->nglobals && !h->gset[g];
+}
+
 /* Which components of a value of type t are objects (vectors, sds). */
 static void obj_mask(const NTy *t, bool lifted, bool *mask, int *k)
 {
