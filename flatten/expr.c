@@ -477,6 +477,16 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
 }
 
 /* ---- apply-to-each ---- */
+/* {x in xs | p}, or {x : x in xs | p} written out: the kept elements are
+ * the generator's own (norm2's positive elements: FILTER of values, which
+ * a REDUCE of them then fuses with, not of indices and a gather). */
+static bool body_is_pattern(const Expr *e)
+{
+    if (e->body_from_pattern) return true;
+    const Pattern *p = e->ngens == 1 ? e->gens[0].pat : NULL;
+    return p && p->kind == PAT_VAR && p->binder && e->a->kind == EX_VAR && e->a->binder == p->binder;
+}
+
 static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
 {
     if (cx->lifted && all_uniform(F, cx, e) && expr_pure(F, e, 0)) {
@@ -527,7 +537,7 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
          * the size is #xs (the count) so that reads of xs at the SOAC's own
          * index need no range check */
         FVal kept;
-        if (!cx->lifted && e->body_from_pattern && elems[0].via == NULL && elems[0].n > 0 &&
+        if (!cx->lifted && body_is_pattern(e) && elems[0].via == NULL && elems[0].n > 0 &&
             rep_filter_flat(F, elems[0].type, elems[0].c, fl.c[0], X_len(F, elems[0].c[0]), &kept))
             return seq_of_elems(F, rt, kept);
         Sym idx = fl_filter_index(F, fl.c[0], X_var(F, in.count));

@@ -33,8 +33,11 @@ static int kernel_size_class(Sizes *S, const LcuArg *g)
 static bool same_size(void *ctx, const LcuArg *x, const LcuArg *y)
 {
     SizeCtx *c = ctx;
-    if (x->kind == LA_EXPR && y->kind == LA_EXPR && x->u.expr->kind == LE_VAR && y->u.expr->kind == LE_VAR)
-        return x->u.expr->u.var == y->u.expr->u.var;            /* also sd variables */
+    if (x->kind == LA_EXPR && y->kind == LA_EXPR && x->u.expr->kind == LE_VAR && y->u.expr->kind == LE_VAR &&
+        x->u.expr->u.var == y->u.expr->u.var)
+        return true;                                            /* also sd variables */
+    /* two variables may be one size (norm2's two MAPs over #xs, each
+     * through a copy); an sd variable's class is its own */
     int a = kernel_size_class(c->S, x), b = kernel_size_class(c->S, y);
     return a >= 0 && a == b;
 }
