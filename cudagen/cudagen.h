@@ -109,6 +109,8 @@ typedef struct GenRange {
     int n;
     const struct CVal **vecs;
     const Sym *syms;
+    CExpr **loaded;            /* gen_thunk: vecs[k][index] read into loaded[k] at the
+                                  thunk's top (NULL: read where used) */
 } GenRange;
 
 typedef struct CEnv { Sym name; const CVal *v; const struct CEnv *next; } CEnv;
