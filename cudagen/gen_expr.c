@@ -192,6 +192,7 @@ static bool fails(const LcuExpr *e, Fact f)
         return fails(e->u.bin.l, f) || fails(e->u.bin.r, f);
     case LE_UNOP: return fails(e->u.un.e, f);
     case LE_INDEX:
+        if (e->u.index.inrange) return fails(e->u.index.idx, f);
         return !(f.idx && range_has_sym(f.r, e->u.index.vec) && e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == f.idx);
     case LE_CALL: {
         const char *fn = e->u.call.name;
@@ -318,7 +319,8 @@ static CExpr *gen_builtin(Gen *g, const ErrCtx *ec, const LcuExpr *e, CExpr **ar
     ICE("code generation: unknown builtin '%s'", f);
 }
 
-/* x[i]: unchecked when i is known to be in range for x. */
+/* x[i]: unchecked when i is known to be in range for x, or the flattener
+ * built it so (x.[i]). */
 static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
 {
     const CVal *v = cenv_find(env, e->u.index.vec);
@@ -332,6 +334,8 @@ static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr
     }
     CExpr *i = gen_hoist(g, blk, "int32_t", "ix", gen_expr(g, env, ec, ie, blk)[0]);
     const char *vn = e->u.index.vec;
+    if (e->u.index.inrange && !(g->skel->device && ec->host))   /* v.[i]: in range by construction */
+        return gen_hoist(g, blk, gen_base_ctype(g, v->type->base), vn, cx_index(g->a, data, i));
     CExpr *ok = cx_calln(g->a, "nesl_ck_index", 5, ec->err, ec->it, i, cval_len(g, v), cx_str(g->a, vn, (int)strlen(vn)));
     if (g->skel->device && ec->host) {   /* host code: the element is copied from the device */
         const char *t = gen_fresh(g, vn);

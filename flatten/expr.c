@@ -267,11 +267,11 @@ static const Env *gather_env(Fl *F, const Env *env, const BSet *vars, Sym idx)
         if (type_prune(v->type)->kind == TY_SEQ) {
             /* A sequence is not copied per element: compose the indirection. */
             FVal w = *v;
-            w.via = v->via ? fl_gather(F, LB_INT, v->via, idx) : idx;
+            w.via = v->via ? fl_gather_in(F, LB_INT, v->via, idx) : idx;
             out = env_add(F, out, b, w);
             continue;
         }
-        out = env_add(F, out, b, rep_gather(F, v->type, v->c, idx));
+        out = env_add(F, out, b, rep_gather_in(F, v->type, v->c, idx));
     }
     return out;
 }
@@ -435,13 +435,13 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
             Block bg, bs;
             fl_block_push(F, &bg);
             if (v->via) {
-                Sym g = fl_gather(F, LB_INT, v->via, idx[k]);
+                Sym g = fl_gather_in(F, LB_INT, v->via, idx[k]);
                 LcuExpr *gb = fl_block_pop(F, X_var(F, g));
                 fl_block_push(F, &bs);
                 LcuExpr *sb = fl_block_pop(F, X_var(F, v->via));
                 w.via = fl_emit(F, T_vec(F, LB_INT), X_if(F, X_var(F, mixed), gb, sb));
             } else {
-                FVal g = rep_gather(F, v->type, v->c, idx[k]);
+                FVal g = rep_gather_in(F, v->type, v->c, idx[k]);
                 LcuExpr *gb = fl_block_pop(F, X_rest(F, g.n, g.c));
                 fl_block_push(F, &bs);
                 LcuExpr *sb = fl_block_pop(F, X_rest(F, v->n, v->c));
@@ -464,7 +464,7 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
                       A_thunk(F, fl_thunk1(F, k, X_idx(F, cat.c[0], X_var(F, k)))), A_expr(F, N) };
     Sym inv = fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_PERMUTE, 3, as));
     FVal both = rep_concat(F, t, res[0].c, X_var(F, nt), res[1].c, X_var(F, ne));
-    FVal comb = rep_gather(F, t, both.c, inv);
+    FVal comb = rep_gather_in(F, t, both.c, inv);
     LcuExpr *cb = fl_block_pop(F, X_rest(F, comb.n, comb.c));
     fl_block_push(F, &bu);
     fl_block_push(F, &b1);
@@ -550,7 +550,7 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
         Ctx packed = in;
         packed.count = fl_emit(F, T_int(F), X_len(F, idx));
         if (e->body_from_pattern) {
-            FVal r = rep_gather(F, elems[0].type, elems[0].c, idx);
+            FVal r = rep_gather_in(F, elems[0].type, elems[0].c, idx);
             return cx->lifted ? lseq_make(F, rt, result_sd, r) : seq_of_elems(F, rt, r);
         }
         BSet fv = free_vars(F, e->a, NULL, NULL);
@@ -594,7 +594,7 @@ static FVal fl_seq(Fl *F, const Ctx *cx, Expr *e)
     LcuExpr *src = X_bin(F, LOP_ADD, X_bin(F, LOP_MUL, X_bin(F, LOP_MOD, X_var(F, p), X_int(F, n)), N),
                          X_bin(F, LOP_DIV, X_var(F, p), X_int(F, n)));
     Sym idx = fl_map(F, LB_INT, p, src, X_bin(F, LOP_MUL, N, X_int(F, n)));
-    FVal inter = rep_gather(F, et, acc.c, idx);
+    FVal inter = rep_gather_in(F, et, acc.c, idx);
     Sym lens = fl_dist(F, LB_INT, X_int(F, n), N);
     Sym sd = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, lens)));
     return lseq_make(F, rt, sd, inter);

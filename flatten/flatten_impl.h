@@ -92,6 +92,7 @@ LcuExpr *X_bin(Fl *F, LcuBinop op, LcuExpr *l, LcuExpr *r);
 LcuExpr *X_un(Fl *F, LcuUnop op, LcuExpr *e);
 LcuExpr *X_if(Fl *F, LcuExpr *c, LcuExpr *t, LcuExpr *e);
 LcuExpr *X_idx(Fl *F, Sym v, LcuExpr *i);
+LcuExpr *X_idx_in(Fl *F, Sym v, LcuExpr *i);   /* v.[i]: in range by construction */
 LcuExpr *X_len(Fl *F, Sym v);
 LcuExpr *X_call(Fl *F, const char *fn, int n, LcuExpr **args);
 LcuExpr *X_call1(Fl *F, const char *fn, LcuExpr *a);
@@ -111,6 +112,7 @@ Sym fl_map(Fl *F, LcuBase b, Sym i, LcuExpr *body, LcuExpr *n);
 /* Common scalar-vector kernels. */
 Sym fl_dist(Fl *F, LcuBase b, LcuExpr *v, LcuExpr *n);          /* n copies of v */
 Sym fl_gather(Fl *F, LcuBase b, Sym v, Sym idx);                /* v[idx[i]] */
+Sym fl_gather_in(Fl *F, LcuBase b, Sym v, Sym idx);             /* v.[idx[i]]: idx's values in range by construction */
 Sym fl_reduce(Fl *F, LcuBase b, LcuBinop op, const char *builtin, Sym v, LcuExpr *ident);
 Sym fl_any(Fl *F, Sym flags);                                   /* or-reduce of [bool] */
 Sym fl_sum_int(Fl *F, Sym v);
@@ -140,6 +142,7 @@ LcuExpr *fv_count(Fl *F, FVal seq);
 void fv_outer_comps(Fl *F, Type *t, const Sym *c, PtrVec *out);                              /* #s of an unlifted sequence */
 /* The lifted representation of element type t: gather, concat, empty, dist. */
 FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx);           /* count #idx */
+FVal rep_gather_in(Fl *F, Type *t, const Sym *c, Sym idx);        /* ... idx in range by construction */
 bool rep_filter_flat(Fl *F, Type *t, const Sym *c, Sym flags, LcuExpr *n, FVal *out);
 FVal rep_concat(Fl *F, Type *t, const Sym *c1, LcuExpr *n1, const Sym *c2, LcuExpr *n2);
 FVal rep_empty(Fl *F, Type *t, bool lifted);

@@ -391,7 +391,7 @@ static FVal p_dist(Fl *F, const Ctx *cx, Type *rt, FVal v, FVal k, Span sp)
     check_any(F, cx, sp, j, B(F, LOP_LT, X_idx(F, k.c[0], X_var(F, j)), X_int(F, 0)), X_var(F, cx->count), msg);
     Sym sd = make_sd(F, k.c[0]);
     Sym sid = segids_of(F, sd);
-    return lseq_make(F, rt, sd, rep_gather(F, v.type, v.c, sid));
+    return lseq_make(F, rt, sd, rep_gather_in(F, v.type, v.c, sid));
 }
 
 /* iseq(s, d, e) = [s:e:d]. */
@@ -417,9 +417,10 @@ FVal fl_range(Fl *F, const Ctx *cx, FVal s, FVal e, FVal d, Span sp)
     Sym sid = segids_of(F, sd), offs = offsets_of(F, sd);
     Sym p = fl_fresh(F, "p");
     LcuExpr *seg = X_idx(F, sid, X_var(F, p));
-    LcuExpr *Sp = s.lifted ? X_idx(F, s.c[0], seg) : X_var(F, s.c[0]);
-    LcuExpr *Dp = d.lifted ? X_idx(F, d.c[0], X_idx(F, sid, X_var(F, p))) : X_var(F, d.c[0]);
-    LcuExpr *body = B(F, LOP_ADD, Sp, B(F, LOP_MUL, B(F, LOP_SUB, X_var(F, p), X_idx(F, offs, X_idx(F, sid, X_var(F, p)))), Dp));
+    /* a segment id indexes the per-segment vectors (in range by construction) */
+    LcuExpr *Sp = s.lifted ? X_idx_in(F, s.c[0], seg) : X_var(F, s.c[0]);
+    LcuExpr *Dp = d.lifted ? X_idx_in(F, d.c[0], X_idx(F, sid, X_var(F, p))) : X_var(F, d.c[0]);
+    LcuExpr *body = B(F, LOP_ADD, Sp, B(F, LOP_MUL, B(F, LOP_SUB, X_var(F, p), X_idx_in(F, offs, X_idx(F, sid, X_var(F, p)))), Dp));
     Sym v = fl_map(F, LB_INT, p, body, X_len(F, sid));
     Sym *c = arena_alloc(F->a, sizeof *c * 2);
     c[0] = sd;

@@ -88,18 +88,24 @@ LcuExpr *fv_count(Fl *F, FVal seq)
 }
 
 /* ---- gather ---- */
-static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out)
+/* inrange: idx's values are in range for c by construction (segment ids,
+ * filter indices, permutations the flattener made), so every subscript
+ * of the gather is too (v.[i]): it cannot fail, and fusion may move it
+ * past checks.  Otherwise only the subscripts that hold whatever idx
+ * holds are: a segment id of the new descriptor indexes idx and its
+ * offsets. */
+static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool inrange)
 {
     t = type_prune(t);
     switch (t->kind) {
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM:
-        out[0] = fl_gather(F, base_of(t), c[0], idx);
+        out[0] = (inrange ? fl_gather_in : fl_gather)(F, base_of(t), c[0], idx);
         return;
     case TY_PAIR: case TY_DATA: case TY_FUN: {
         Type **ps;
         int np = parts(F, t, &ps), off = 0;
         for (int i = 0; i < np; i++) {
-            gather_into(F, ps[i], c + off, idx, out + off);
+            gather_into(F, ps[i], c + off, idx, out + off, inrange);
             off += fv_arity(ps[i], true);
         }
         return;
@@ -108,17 +114,18 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out)
         Sym sd = c[0];
         Sym lens = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, sd)));
         Sym offs = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "offsets", X_var(F, sd)));
-        Sym nl = fl_gather(F, LB_INT, lens, idx);
+        Sym nl = (inrange ? fl_gather_in : fl_gather)(F, LB_INT, lens, idx);
         Sym nsd = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, nl)));
         Sym noffs = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "offsets", X_var(F, nsd)));
         Sym nsid = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "segids", X_var(F, nsd)));
         Sym p = fl_fresh(F, "p");
         LcuExpr *seg = X_idx(F, nsid, X_var(F, p));
-        LcuExpr *body = X_bin(F, LOP_ADD, X_idx(F, offs, X_idx(F, idx, seg)),
-                              X_bin(F, LOP_SUB, X_var(F, p), X_idx(F, noffs, X_idx(F, nsid, X_var(F, p)))));
+        LcuExpr *from = X_idx_in(F, idx, seg);
+        LcuExpr *body = X_bin(F, LOP_ADD, inrange ? X_idx_in(F, offs, from) : X_idx(F, offs, from),
+                              X_bin(F, LOP_SUB, X_var(F, p), X_idx_in(F, noffs, X_idx(F, nsid, X_var(F, p)))));
         Sym iidx = fl_map(F, LB_INT, p, body, X_len(F, nsid));
         out[0] = nsd;
-        gather_into(F, t->elem, c + 1, iidx, out + 1);
+        gather_into(F, t->elem, c + 1, iidx, out + 1, inrange);
         return;
     }
     case TY_FUNID: case TY_VAR:
@@ -127,13 +134,16 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out)
     ICE("flatten: gather over a bad type");
 }
 
-FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx)
+static FVal gather(Fl *F, Type *t, const Sym *c, Sym idx, bool inrange)
 {
     int n = fv_arity(t, true);
     Sym *out = arena_alloc(F->a, sizeof *out * (size_t)(n ? n : 1));
-    gather_into(F, t, c, idx, out);
+    gather_into(F, t, c, idx, out, inrange);
     return fv_make(F, t, true, n, out);
 }
+
+FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, false); }
+FVal rep_gather_in(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, true); }
 
 /* ---- filter: the elements where flags holds, for values without
  * nested sequences (one FILTER per component); false otherwise ---- */
@@ -330,13 +340,13 @@ FVal rep_dist(Fl *F, FVal v, LcuExpr *n)
     FVal one = rep_singleton(F, v);
     Sym i = fl_fresh(F, "i");
     Sym zeros = fl_map(F, LB_INT, i, X_int(F, 0), n);
-    return rep_gather(F, t, one.c, zeros);
+    return rep_gather_in(F, t, one.c, zeros);
 }
 
 FVal fv_direct(Fl *F, FVal v)
 {
     if (!v.via) return v;
-    return rep_gather(F, v.type, v.c, v.via);
+    return rep_gather_in(F, v.type, v.c, v.via);
 }
 
 FVal materialize(Fl *F, const Ctx *cx, FVal v)

@@ -251,7 +251,7 @@ static bool has_effect(Fu *F, const LcuExpr *e)
         if (e->u.bin.op == LOP_DIV || e->u.bin.op == LOP_MOD) return true;   /* may fail */
         return has_effect(F, e->u.bin.l) || has_effect(F, e->u.bin.r);
     case LE_UNOP: return has_effect(F, e->u.un.e);
-    case LE_INDEX: return true;                                          /* may fail */
+    case LE_INDEX: return !e->u.index.inrange || has_effect(F, e->u.index.idx);   /* may fail, unless in range */
     case LE_RUN:
         for (int i = 0; i < e->u.call.nargs; i++) if (has_effect(F, e->u.call.args[i])) return true;
         return false;
@@ -306,6 +306,7 @@ static bool thunk_fails(const FailCtx *c, const LcuExpr *e)
     case LE_UNOP: return thunk_fails(c, e->u.un.e);
     case LE_INDEX: {
         const LcuExpr *ix = e->u.index.idx;
+        if (e->u.index.inrange) return thunk_fails(c, ix);
         if (!c->idx || c->cls < 0 || ix->kind != LE_VAR || ix->u.var != c->idx) return true;
         return class_of_cpu(c->S, node_arg_for(c->nd, e->u.index.vec), true) != c->cls;
     }

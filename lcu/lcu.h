@@ -103,7 +103,11 @@ struct LcuExpr {
         struct { LcuExpr *cond, *then_e, *else_e; } if_;   /* LE_IF */
         struct { LcuBinop op; LcuExpr *l, *r; } bin;       /* LE_BINOP */
         struct { LcuUnop op; LcuExpr *e; } un;             /* LE_UNOP */
-        struct { Sym vec; Span vec_span; LcuExpr *idx; } index;  /* LE_INDEX */
+        /* LE_INDEX: vec[idx]; inrange (written vec.[idx]): the flattener's
+         * own index arithmetic, in range by construction, so code
+         * generation does not check it and fusion counts it as unable to
+         * fail; the λcu interpreter still checks it (an internal error) */
+        struct { Sym vec; Span vec_span; LcuExpr *idx; bool inrange; } index;
         struct { Sym vec; bool paren; } len;               /* LE_LEN; paren: written #(x) */
         struct { Sym name; int nargs; LcuExpr **args; } call;    /* LE_RUN, LE_CALL */
         struct { int nbinds; LcuBind **binds; LcuExpr *result; } block;  /* LE_BLOCK */
@@ -128,7 +132,7 @@ LcuExpr *lcu_e_loop(Arena *a, Span sp, LcuBind *b, LcuExpr *body);
 LcuExpr *lcu_e_recur(Arena *a, Span sp, int n, LcuExpr **args);
 LcuExpr *lcu_e_binop(Arena *a, Span sp, LcuBinop op, LcuExpr *l, LcuExpr *r);
 LcuExpr *lcu_e_unop(Arena *a, Span sp, LcuUnop op, LcuExpr *e);
-LcuExpr *lcu_e_index(Arena *a, Span sp, Sym vec, Span vec_span, LcuExpr *idx);
+LcuExpr *lcu_e_index(Arena *a, Span sp, Sym vec, Span vec_span, LcuExpr *idx, bool inrange);
 LcuExpr *lcu_e_len(Arena *a, Span sp, Sym vec, bool paren);
 LcuExpr *lcu_e_run(Arena *a, Span sp, Sym kernel, int nargs, LcuExpr **args);
 LcuExpr *lcu_e_call(Arena *a, Span sp, Sym fn, int nargs, LcuExpr **args);

@@ -165,12 +165,13 @@ LcuExpr *lcu_e_unop(Arena *a, Span sp, LcuUnop op, LcuExpr *x)
     return e;
 }
 
-LcuExpr *lcu_e_index(Arena *a, Span sp, Sym vec, Span vec_span, LcuExpr *idx)
+LcuExpr *lcu_e_index(Arena *a, Span sp, Sym vec, Span vec_span, LcuExpr *idx, bool inrange)
 {
     LcuExpr *e = e_new(a, LE_INDEX, sp);
     e->u.index.vec = vec;
     e->u.index.vec_span = vec_span;
     e->u.index.idx = idx;
+    e->u.index.inrange = inrange;
     return e;
 }
 

@@ -197,6 +197,15 @@ LcuScalar li_index(LcuInterp *I, const LcuVal *v, Sym name, int64_t i)
     return v->data[i];
 }
 
+/* The subscript e (vec[i] or vec.[i]) at i: an in-range subscript out of
+ * range is the flattener's bug, not the program's error. */
+LcuScalar li_index_at(LcuInterp *I, const LcuVal *v, const LcuExpr *e, int64_t i)
+{
+    if (e->u.index.inrange && (i < 0 || i >= v->len))
+        li_internal(I, "in-range subscript %s.[%lld] out of range 0..%lld", e->u.index.vec, (long long)i, (long long)v->len - 1);
+    return li_index(I, v, e->u.index.vec, i);
+}
+
 /* b's names bound to the n components v of its value (one name: all). */
 static void push_bind(LcuInterp *I, const LcuBind *b, int n, const LcuScalar *v)
 {
@@ -295,7 +304,7 @@ void li_eval_gpu(LcuInterp *I, const LcuExpr *e, LcuScalar *out)
         const Slot *s = li_find(I, e->u.index.vec);
         LcuScalar i;
         li_eval_gpu(I, e->u.index.idx, &i);
-        out[0] = li_index(I, s->ref, e->u.index.vec, i.i);
+        out[0] = li_index_at(I, s->ref, e, i.i);
         return;
     }
     case LE_LEN: out[0].i = li_find(I, e->u.len.vec)->ref->len; return;

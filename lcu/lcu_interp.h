@@ -78,6 +78,7 @@ const Slot *li_find(LcuInterp *I, Sym x);
 LcuScalar li_binop(LcuInterp *I, LcuBinop op, LcuBase b, LcuScalar x, LcuScalar y);
 LcuScalar li_unop(LcuInterp *I, LcuUnop op, LcuBase from, LcuScalar x);
 LcuScalar li_index(LcuInterp *I, const LcuVal *v, Sym name, int64_t i);
+LcuScalar li_index_at(LcuInterp *I, const LcuVal *v, const LcuExpr *e, int64_t i);   /* e: an LE_INDEX */
 /* The scalar builtin of a checked call (by its argument types). */
 const LcuBuiltin *li_builtin(LcuInterp *I, const LcuExpr *call);
 LcuScalar li_apply_builtin(LcuInterp *I, const LcuBuiltin *b, const LcuScalar *args);

@@ -41,7 +41,7 @@ static const struct { const char *text; LcuTokKind kind; } puncts[] = {
     { "=>", TK_DARROW }, { "->", TK_ARROW }, { "==", TK_EQEQ }, { "!=", TK_NE },
     { "<=", TK_LE }, { ">=", TK_GE }, { "&&", TK_ANDAND }, { "||", TK_OROR },
     { "(", TK_LPAREN }, { ")", TK_RPAREN }, { "{", TK_LBRACE }, { "}", TK_RBRACE },
-    { "[", TK_LBRACK }, { "]", TK_RBRACK }, { ",", TK_COMMA }, { ":", TK_COLON },
+    { "[", TK_LBRACK }, { ".[", TK_DOTBRACK }, { "]", TK_RBRACK }, { ",", TK_COMMA }, { ":", TK_COLON },
     { "=", TK_EQ }, { "<", TK_LT }, { ">", TK_GT }, { "+", TK_PLUS }, { "-", TK_MINUS },
     { "*", TK_STAR }, { "/", TK_SLASH }, { "%", TK_PERCENT }, { "#", TK_HASH },
     { "&", TK_AMP },

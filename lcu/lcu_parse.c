@@ -219,12 +219,13 @@ LcuExpr *lp_primary(P *p, bool cpu)
         Span xs;
         Sym x = lp_ident(p, &xs);
         TRY(x);
-        if (p->tok.kind == TK_LBRACK) {
+        if (p->tok.kind == TK_LBRACK || p->tok.kind == TK_DOTBRACK) {
+            bool inrange = p->tok.kind == TK_DOTBRACK;
             lp_shift(p);
             LcuExpr *i = lp_expr(p, cpu);
             TRY(i);
             TRY(lp_expect(p, TK_RBRACK, "']'"));
-            return lcu_e_index(p->a, sp, x, xs, i);
+            return lcu_e_index(p->a, sp, x, xs, i, inrange);
         }
         if (p->tok.kind == TK_LPAREN) {   /* a call; GPU code may call scalar builtins */
             lp_shift(p);

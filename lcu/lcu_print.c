@@ -202,7 +202,7 @@ static void print_expr(FILE *out, const LcuExpr *e, int prec, int ind)
         }
         return;
     case LE_INDEX:
-        fprintf(out, "%s[", e->u.index.vec);
+        fprintf(out, "%s%s", e->u.index.vec, e->u.index.inrange ? ".[" : "[");
         print_expr(out, e->u.index.idx, 0, ind);
         fputc(']', out);
         return;

@@ -194,7 +194,7 @@ static LcuVal *eval_cpu(LcuInterp *I, const CEnv *env, const LcuExpr *e)
     case LE_INDEX: {
         LcuVal *v = cenv_find(I, env, e->u.index.vec);
         LcuVal *i = eval_cpu(I, env, e->u.index.idx);
-        return lcu_val_scalar(I, v->base, li_index(I, v, e->u.index.vec, i->s.i));
+        return lcu_val_scalar(I, v->base, li_index_at(I, v, e, i->s.i));
     }
     case LE_LEN:   /* vector length, or an sd's segment count */
         s.i = cenv_find(I, env, e->u.len.vec)->len;
