@@ -13,7 +13,13 @@
  * written for nothing).  A binding is dropped when none of its names is
  * read later in its block and evaluating it can have no effect: no call of
  * a function or library, no check, no subscript, no division, no SOAC
- * (whose thunks may record errors). */
+ * (whose thunks may record errors).
+ *
+ * A descriptor accessor (lengths, offsets, segids or total of an sd
+ * variable) bound again where an earlier binding of the same call is in
+ * scope reads that binding instead: the flattener binds segids (s) once per
+ * use, and on the GPU each is a copy of the whole vector (mandelbrot's
+ * 4e6 segment ids twice, 16 MB each). */
 #include <stdint.h>
 #include <string.h>
 #include "lcu.h"
@@ -99,7 +105,28 @@ static void prune_expr(Arena *a, LcuExpr *e)
 }
 
 /* ---- literal propagation ---- */
-typedef struct Lits { Arena *a; NameSet names; PtrVec vals; } Lits;   /* vals[i]: the i-th name added */
+/* vals: pairs (name, literal or variable it reads as); avail: pairs (an
+ * accessor call, the variable bound to it) in scope, truncated at the end
+ * of each block */
+typedef struct Lits { Arena *a; NameSet names; PtrVec vals; PtrVec avail; } Lits;
+
+static bool is_accessor(const LcuExpr *e)
+{
+    if (e->kind != LE_CALL || e->u.call.nargs != 1 || e->u.call.args[0]->kind != LE_VAR) return false;
+    const char *f = e->u.call.name;
+    return !strcmp(f, "lengths") || !strcmp(f, "offsets") || !strcmp(f, "segids") || !strcmp(f, "total");
+}
+
+/* The variable an accessor call e was bound to in scope, or NULL. */
+static Sym avail_for(const Lits *L, const LcuExpr *e)
+{
+    for (int i = 0; i < L->avail.len; i += 2) {
+        const LcuExpr *c = L->avail.items[i];
+        if (c->u.call.name == e->u.call.name && c->u.call.args[0]->u.var == e->u.call.args[0]->u.var)
+            return L->avail.items[i + 1];
+    }
+    return NULL;
+}
 
 static bool is_literal(const LcuExpr *e)
 {
@@ -123,8 +150,21 @@ static LcuExpr *lookup(const Lits *L, Sym x)
 {
     if (!nameset_has(&L->names, x)) return NULL;
     for (int i = 0; i < L->vals.len; i += 2)
-        if (L->vals.items[i] == x) return L->vals.items[i + 1];
+        if (L->vals.items[i] == x) {
+            LcuExpr *v = L->vals.items[i + 1];
+            if (v->kind != LE_VAR) return v;
+            LcuExpr *n = lcu_e_var(L->a, v->span, v->u.var);   /* a node per read, typed as the read */
+            n->type = v->type;
+            return n;
+        }
     return NULL;
+}
+
+static void known_as(Lits *L, Sym x, LcuExpr *v)
+{
+    nameset_add(L->a, &L->names, x);
+    ptrvec_push(L->a, &L->vals, (void *)x);
+    ptrvec_push(L->a, &L->vals, v);
 }
 
 static void subst_expr(Lits *L, LcuExpr **ep);
@@ -166,25 +206,36 @@ static void subst_expr(Lits *L, LcuExpr **ep)
     case LE_RUN: case LE_CALL: subst_list(L, e->u.call.nargs, e->u.call.args); return;
     case LE_LIB: subst_list(L, e->u.lib.nargs, e->u.lib.args); return;
     case LE_SOAC: subst_soac(L, e->u.soac); return;
-    case LE_BLOCK:
+    case LE_BLOCK: {
+        int mark = L->avail.len;
         for (int i = 0; i < e->u.block.nbinds; i++) {
             LcuBind *b = e->u.block.binds[i];
             subst_expr(L, &b->rhs);
-            LcuExpr *v = b->nvars == 1 ? literal_of(L, b->rhs) : NULL;
-            if (!v) continue;
-            nameset_add(L->a, &L->names, b->vars[0]);
-            ptrvec_push(L->a, &L->vals, (void *)b->vars[0]);
-            ptrvec_push(L->a, &L->vals, v);
+            if (b->nvars != 1) continue;
+            LcuExpr *v = literal_of(L, b->rhs);
+            Sym y;
+            if (v) known_as(L, b->vars[0], v);
+            else if (is_accessor(b->rhs) && (y = avail_for(L, b->rhs))) {
+                LcuExpr *x = lcu_e_var(L->a, b->rhs->span, y);
+                x->type = b->rhs->type;
+                known_as(L, b->vars[0], x);
+            }
+            else if (is_accessor(b->rhs)) {
+                ptrvec_push(L->a, &L->avail, b->rhs);
+                ptrvec_push(L->a, &L->avail, (void *)b->vars[0]);
+            }
         }
         subst_expr(L, &e->u.block.result);
+        L->avail.len = mark;
         return;
+    }
     }
 }
 
 void lcu_prune_dead(Arena *a, LcuProgram *p)
 {
     for (int i = 0; i < p->nfuns; i++) {
-        Lits L = { a, { 0 }, { 0 } };
+        Lits L = { a, { 0 }, { 0 }, { 0 } };
         subst_expr(&L, &p->funs[i]->body);
         prune_block(a, p->funs[i]->body);
     }
