@@ -77,6 +77,10 @@ int64_t nesl_cu_grid_threads(NeslRt *rt, const void *kernel, int threads, int64_
 void nesl_cu_launched(NeslRt *rt, const char *what);
 /* Device memory in the current frame (nesl_tmp on the GPU), optionally zeroed. */
 void *nesl_cu_tmp(NeslRt *rt, size_t bytes, bool zero);
+/* Device memory for a small result the host fetches next (nesl_cu_to_host
+ * copies it with the error records in one go); a frame's block when the
+ * area is taken or too small. */
+void *nesl_cu_ret(NeslRt *rt, size_t bytes);
 /* Copy device memory to the host (waits; device errors checked first). */
 void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes);
 /* A zero device counter that a reduction resets after use. */
@@ -420,7 +424,7 @@ template <class S, class R> __global__ void nesl_k_once(S s, R *out, NeslDErr *e
 template <class S> static auto nesl_cu_once(NeslRt *rt, const S &s) -> decltype(s.pull(0, (NeslDErr *)0))
 {
     typedef decltype(s.pull(0, (NeslDErr *)0)) R;
-    R *d = (R *)nesl_cu_tmp(rt, sizeof(R), false), r;
+    R *d = (R *)nesl_cu_ret(rt, sizeof(R)), r;
     nesl_k_once<S, R><<<1, 1>>>(s, d, nesl_cu_derr(rt));
     nesl_cu_launched(rt, "ONCE");
     nesl_cu_to_host(rt, &r, d, sizeof(R));
@@ -527,7 +531,7 @@ template <class S, class R> __global__ void nesl_k_reduce_seq(S s, int64_t n, R 
 template <int MODE, class S, class R> static R nesl_cu_reduce(NeslRt *rt, const S &s, int64_t n, const R &ident)
 {
     if (n <= 0) return ident;
-    R *out = (R *)nesl_cu_tmp(rt, sizeof(R), false), r;
+    R *out = (R *)nesl_cu_ret(rt, sizeof(R)), r;
     if constexpr (MODE == NESL_SEQ) {
         nesl_k_reduce_seq<S, R><<<1, 1>>>(s, n, ident, out, nesl_cu_derr(rt));
     } else {

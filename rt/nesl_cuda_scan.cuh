@@ -1031,7 +1031,7 @@ template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter
     }
     int64_t ntiles = (n + TILE - 1) / TILE;
     if (ntiles > 0x7fffffffLL) nesl_fail(rt, "%s: too many elements (%lld)", PART ? "PARTITION" : "FILTER", (long long)n);
-    long long *total = (long long *)nesl_cu_tmp(rt, sizeof(long long), false), h;
+    long long *total = (long long *)nesl_cu_ret(rt, sizeof(long long)), h;
     P p = { s, nesl_cu_derr(rt), pre, total };
     if constexpr (NESL_FILTER_WS && !PART && !COUNTS && NeslWords<R>::n <= NESL_FILTER_WS_WORDS) {
         typedef NeslFilterWsShape<R> WS;
