@@ -384,10 +384,11 @@ static __device__ int64_t segid_search(const int64_t *offs, int64_t lo, int64_t 
 }
 
 /* Each thread takes SEGID_RUN consecutive elements: one search for the
- * first, then for each next element one load when it stays in the segment
- * (a search from there when not).  A search per element cost mandelbrot's
- * 4e6 elements in 2000 segments 51 us on the H100 (ncu), 11 dependent
- * loads each. */
+ * first, then for each next element one load when it stays in the segment,
+ * two when it moves to the next one (short segments: spmv's rows, quicksort's
+ * partitions), a search from there past that.  A search per element cost
+ * mandelbrot's 4e6 elements in 2000 segments 51 us on the H100 (ncu), 11
+ * dependent loads each; the run, 14 us. */
 #define SEGID_RUN 8   /* two int4 stores */
 __global__ static void k_segids(const int64_t *offs, int64_t nsegs, int64_t total, int32_t *ids)
 {
@@ -399,7 +400,10 @@ __global__ static void k_segids(const int64_t *offs, int64_t nsegs, int64_t tota
         int32_t v[SEGID_RUN];
 #pragma unroll
         for (int k = 0; k < SEGID_RUN; k++) {
-            if (k > 0 && g + 1 < nsegs && offs[g + 1] <= i0 + k) g = segid_search(offs, g + 1, nsegs, i0 + k);
+            if (k > 0 && g + 1 < nsegs && offs[g + 1] <= i0 + k) {
+                g++;
+                if (g + 1 < nsegs && offs[g + 1] <= i0 + k) g = segid_search(offs, g + 1, nsegs, i0 + k);
+            }
             v[k] = (int32_t)g;
         }
         if (i0 + SEGID_RUN <= total) {   /* ids is 256-byte aligned and i0 a multiple of 8 */
