@@ -255,10 +255,29 @@ NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len)
     return v;
 }
 
+/* A few bytes from the host, as a kernel parameter: a copy from pageable
+ * memory waits for the device first (mandelbrot's [n] literal waited for
+ * the two index vectors before it) */
+#define SMALL_H2D 64
+typedef struct SmallBytes { unsigned char b[SMALL_H2D]; } SmallBytes;
+
+__global__ static void k_small_copy(unsigned char *dst, SmallBytes src, int n)
+{
+    if ((int)threadIdx.x < n) dst[threadIdx.x] = src.b[threadIdx.x];
+}
+
 NeslVec *nesl_vec_from_host(NeslRt *rt, NeslBase b, int64_t len, const void *data)
 {
     NeslVec *v = nesl_vec_new(rt, b, len);
-    if (len) ck(rt, cudaMemcpy(v->data, data, nesl_base_size(b) * (size_t)len, cudaMemcpyHostToDevice), "copy to the device");
+    size_t bytes = nesl_base_size(b) * (size_t)len;
+    if (bytes > 0 && bytes <= SMALL_H2D) {
+        SmallBytes s;
+        memcpy(s.b, data, bytes);
+        k_small_copy<<<1, SMALL_H2D>>>((unsigned char *)v->data, s, (int)bytes);
+        nesl_cu_launched(rt, "copy to the device");
+    } else if (bytes) {
+        ck(rt, cudaMemcpy(v->data, data, bytes, cudaMemcpyHostToDevice), "copy to the device");
+    }
     return v;
 }
 
