@@ -90,8 +90,9 @@ LcuExpr *X_bool(Fl *F, bool v) { return lcu_e_bool(F->a, NOSPAN, v); }
 LcuExpr *X_bin(Fl *F, LcuBinop op, LcuExpr *l, LcuExpr *r) { return lcu_e_binop(F->a, NOSPAN, op, l, r); }
 LcuExpr *X_un(Fl *F, LcuUnop op, LcuExpr *e) { return lcu_e_unop(F->a, NOSPAN, op, e); }
 LcuExpr *X_if(Fl *F, LcuExpr *c, LcuExpr *t, LcuExpr *e) { return lcu_e_if(F->a, NOSPAN, c, t, e); }
-LcuExpr *X_idx(Fl *F, Sym v, LcuExpr *i) { return lcu_e_index(F->a, NOSPAN, v, NOSPAN, i, false); }
-LcuExpr *X_idx_in(Fl *F, Sym v, LcuExpr *i) { return lcu_e_index(F->a, NOSPAN, v, NOSPAN, i, true); }
+LcuExpr *X_idx_as(Fl *F, Sym v, LcuExpr *i, bool inrange) { return lcu_e_index(F->a, NOSPAN, v, NOSPAN, i, inrange); }
+LcuExpr *X_idx(Fl *F, Sym v, LcuExpr *i) { return X_idx_as(F, v, i, false); }
+LcuExpr *X_idx_in(Fl *F, Sym v, LcuExpr *i) { return X_idx_as(F, v, i, true); }
 LcuExpr *X_len(Fl *F, Sym v) { return lcu_e_len(F->a, NOSPAN, v, false); }
 
 LcuExpr *X_call(Fl *F, const char *fn, int n, LcuExpr **args)
@@ -158,17 +159,14 @@ Sym fl_dist(Fl *F, LcuBase b, LcuExpr *v, LcuExpr *n)
     return fl_map(F, b, i, v, n);
 }
 
-Sym fl_gather(Fl *F, LcuBase b, Sym v, Sym idx)
+Sym fl_gather_as(Fl *F, LcuBase b, Sym v, Sym idx, bool inrange)
 {
     Sym i = fl_fresh(F, "i");
-    return fl_map(F, b, i, X_idx(F, v, X_idx(F, idx, X_var(F, i))), X_len(F, idx));
+    return fl_map(F, b, i, X_idx_as(F, v, X_idx(F, idx, X_var(F, i)), inrange), X_len(F, idx));
 }
 
-Sym fl_gather_in(Fl *F, LcuBase b, Sym v, Sym idx)
-{
-    Sym i = fl_fresh(F, "i");
-    return fl_map(F, b, i, X_idx_in(F, v, X_idx(F, idx, X_var(F, i))), X_len(F, idx));
-}
+Sym fl_gather(Fl *F, LcuBase b, Sym v, Sym idx) { return fl_gather_as(F, b, v, idx, false); }
+Sym fl_gather_in(Fl *F, LcuBase b, Sym v, Sym idx) { return fl_gather_as(F, b, v, idx, true); }
 
 /* op is a binary operator, or builtin (min/max/band/...) when op < 0. */
 static LcuThunk *monoid(Fl *F, LcuBinop op, const char *builtin)

@@ -93,6 +93,7 @@ LcuExpr *X_un(Fl *F, LcuUnop op, LcuExpr *e);
 LcuExpr *X_if(Fl *F, LcuExpr *c, LcuExpr *t, LcuExpr *e);
 LcuExpr *X_idx(Fl *F, Sym v, LcuExpr *i);
 LcuExpr *X_idx_in(Fl *F, Sym v, LcuExpr *i);   /* v.[i]: in range by construction */
+LcuExpr *X_idx_as(Fl *F, Sym v, LcuExpr *i, bool inrange);   /* either */
 LcuExpr *X_len(Fl *F, Sym v);
 LcuExpr *X_call(Fl *F, const char *fn, int n, LcuExpr **args);
 LcuExpr *X_call1(Fl *F, const char *fn, LcuExpr *a);
@@ -113,6 +114,7 @@ Sym fl_map(Fl *F, LcuBase b, Sym i, LcuExpr *body, LcuExpr *n);
 Sym fl_dist(Fl *F, LcuBase b, LcuExpr *v, LcuExpr *n);          /* n copies of v */
 Sym fl_gather(Fl *F, LcuBase b, Sym v, Sym idx);                /* v[idx[i]] */
 Sym fl_gather_in(Fl *F, LcuBase b, Sym v, Sym idx);             /* v.[idx[i]]: idx's values in range by construction */
+Sym fl_gather_as(Fl *F, LcuBase b, Sym v, Sym idx, bool inrange);   /* either */
 Sym fl_reduce(Fl *F, LcuBase b, LcuBinop op, const char *builtin, Sym v, LcuExpr *ident);
 Sym fl_any(Fl *F, Sym flags);                                   /* or-reduce of [bool] */
 Sym fl_sum_int(Fl *F, Sym v);

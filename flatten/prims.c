@@ -47,16 +47,17 @@ static Sym emit_int(Fl *F, LcuExpr *e) { return fl_emit(F, T_int(F), e); }
 static Sym lengths_of(Fl *F, Sym sd) { return fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, sd))); }
 static Sym offsets_of(Fl *F, Sym sd) { return fl_emit(F, T_vec(F, LB_INT), X_call1(F, "offsets", X_var(F, sd))); }
 /* Lengths and offsets of a lifted sequence per element of the context,
- * through its indirection if it has one. */
+ * through its indirection if it has one (segment ids the flattener made:
+ * in range, as fv_direct reads them). */
 static Sym seq_lengths(Fl *F, FVal a)
 {
     Sym l = lengths_of(F, a.c[0]);
-    return a.via ? fl_gather(F, LB_INT, l, a.via) : l;
+    return a.via ? fl_gather_in(F, LB_INT, l, a.via) : l;
 }
 static Sym seq_offsets(Fl *F, FVal a)
 {
     Sym o = offsets_of(F, a.c[0]);
-    return a.via ? fl_gather(F, LB_INT, o, a.via) : o;
+    return a.via ? fl_gather_in(F, LB_INT, o, a.via) : o;
 }
 static Sym segids_of(Fl *F, Sym sd) { return fl_emit(F, T_vec(F, LB_INT), X_call1(F, "segids", X_var(F, sd))); }
 static Sym make_sd(Fl *F, Sym lens) { return fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, lens))); }

@@ -99,7 +99,7 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
     t = type_prune(t);
     switch (t->kind) {
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM:
-        out[0] = (inrange ? fl_gather_in : fl_gather)(F, base_of(t), c[0], idx);
+        out[0] = fl_gather_as(F, base_of(t), c[0], idx, inrange);
         return;
     case TY_PAIR: case TY_DATA: case TY_FUN: {
         Type **ps;
@@ -114,14 +114,14 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
         Sym sd = c[0];
         Sym lens = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, sd)));
         Sym offs = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "offsets", X_var(F, sd)));
-        Sym nl = (inrange ? fl_gather_in : fl_gather)(F, LB_INT, lens, idx);
+        Sym nl = fl_gather_as(F, LB_INT, lens, idx, inrange);
         Sym nsd = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, nl)));
         Sym noffs = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "offsets", X_var(F, nsd)));
         Sym nsid = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "segids", X_var(F, nsd)));
         Sym p = fl_fresh(F, "p");
         LcuExpr *seg = X_idx(F, nsid, X_var(F, p));
         LcuExpr *from = X_idx_in(F, idx, seg);
-        LcuExpr *body = X_bin(F, LOP_ADD, inrange ? X_idx_in(F, offs, from) : X_idx(F, offs, from),
+        LcuExpr *body = X_bin(F, LOP_ADD, X_idx_as(F, offs, from, inrange),
                               X_bin(F, LOP_SUB, X_var(F, p), X_idx_in(F, noffs, X_idx(F, nsid, X_var(F, p)))));
         Sym iidx = fl_map(F, LB_INT, p, body, X_len(F, nsid));
         out[0] = nsd;

@@ -213,16 +213,18 @@ static void subst_expr(Lits *L, LcuExpr **ep)
             subst_expr(L, &b->rhs);
             if (b->nvars != 1) continue;
             LcuExpr *v = literal_of(L, b->rhs);
-            Sym y;
-            if (v) known_as(L, b->vars[0], v);
-            else if (is_accessor(b->rhs) && (y = avail_for(L, b->rhs))) {
-                LcuExpr *x = lcu_e_var(L->a, b->rhs->span, y);
-                x->type = b->rhs->type;
-                known_as(L, b->vars[0], x);
-            }
-            else if (is_accessor(b->rhs)) {
-                ptrvec_push(L->a, &L->avail, b->rhs);
-                ptrvec_push(L->a, &L->avail, (void *)b->vars[0]);
+            if (v) {
+                known_as(L, b->vars[0], v);
+            } else if (is_accessor(b->rhs)) {
+                Sym y = avail_for(L, b->rhs);
+                if (y) {   /* reads of vars[0] become reads of y (lookup makes a node per read) */
+                    LcuExpr *x = lcu_e_var(L->a, b->rhs->span, y);
+                    x->type = b->rhs->type;
+                    known_as(L, b->vars[0], x);
+                } else {
+                    ptrvec_push(L->a, &L->avail, b->rhs);
+                    ptrvec_push(L->a, &L->avail, (void *)b->vars[0]);
+                }
             }
         }
         subst_expr(L, &e->u.block.result);
