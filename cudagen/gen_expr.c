@@ -295,7 +295,7 @@ static CExpr *gen_builtin(Gen *g, const ErrCtx *ec, const LcuExpr *e, CExpr **ar
     if (!strcmp(f, "isqrt")) return checked(g, ec, blk, "nesl_ck_isqrt", "int32_t", 1, args);
     if (!strcmp(f, "guard")) return checked(g, ec, blk, "nesl_ck_guard", "uint8_t", 3, args);
     static const char *const same[] = { "lshift", "rshift", "band", "bor", "bxor", "bnot", "ipow",
-                                        "trunc", "floor", "ceil", "round", "code_char", "btoi", "iabs" };
+                                        "trunc", "floor", "ceil", "round", "code_char", "btoi", "iabs", "div_in" };
     static const char *const libm[] = { "sqrt", "ln", "exp", "sin", "cos", "tan", "asin", "acos", "atan",
                                         "sinh", "cosh", "tanh", "expt" };
     char buf[32];
@@ -503,9 +503,7 @@ CExpr **gen_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CB
         for (int i = 0; i < g->prog->nfuns; i++) cpu = cpu || g->prog->funs[i]->name == e->u.call.name;
         /* a user function wins at the CPU level; GPU code cannot call one */
         if (cpu && ec->cpu) return gen_cpu_expr(g, env, ec, e, blk);
-        if (!strcmp(e->u.call.name, "check") || !strcmp(e->u.call.name, "make_sd") || !strcmp(e->u.call.name, "lengths") ||
-            !strcmp(e->u.call.name, "offsets") || !strcmp(e->u.call.name, "segids") || !strcmp(e->u.call.name, "total"))
-            return gen_cpu_expr(g, env, ec, e, blk);
+        if (lcu_cpu_builtin_exists(e->u.call.name)) return gen_cpu_expr(g, env, ec, e, blk);
         int n = e->u.call.nargs;
         CExpr *args[n ? n : 1];
         for (int i = 0; i < n; i++) args[i] = gen_expr(g, env, ec, e->u.call.args[i], blk)[0];

@@ -71,6 +71,7 @@ static CExpr **cpu_builtin(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuE
     }
     if (!strcmp(f, "total")) return one(g, hoist(g, blk, "int32_t", cx_cast(a, "int32_t", cx_call(a, "nesl_sd_total", n, args))));
     if (!strcmp(f, "make_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_make_sd", n, args)));
+    if (!strcmp(f, "dist_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_dist_sd", n, args)));
     const char *fn = !strcmp(f, "lengths") ? "nesl_lengths" : !strcmp(f, "offsets") ? "nesl_offsets" : "nesl_segids";
     return one(g, hoist(g, blk, "NeslVec *", cx_call(a, fn, n, args)));
 }

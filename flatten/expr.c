@@ -514,16 +514,16 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
     } else {
         for (int g = 0; g < k; g++) seqs[g] = materialize(F, cx, seqs[g]);
         outer_sd = lseq_sd(seqs[0]);
-        Sym l0 = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, outer_sd)));
+        Sym l0 = k > 1 ? fl_sd_lengths(F, outer_sd) : NULL;   /* a uniform sd's is a MAP: only when read */
         for (int g = 1; g < k; g++) {
-            Sym lg = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, lseq_sd(seqs[g]))));
+            Sym lg = fl_sd_lengths(F, lseq_sd(seqs[g]));
             Sym i = fl_fresh(F, "i");
             Sym bad = fl_map(F, LB_BOOL, i, X_bin(F, LOP_NE, X_idx(F, l0, X_var(F, i)), X_idx(F, lg, X_var(F, i))),
                              X_len(F, l0));
             fl_check(F, cx, e->span, X_var(F, fl_any(F, bad)), "Length mismatch in apply-to-each.");
         }
-        in.count = fl_emit(F, T_int(F), X_call1(F, "total", X_var(F, outer_sd)));
-        Sym sid = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "segids", X_var(F, outer_sd)));
+        in.count = fl_sd_total(F, outer_sd);
+        Sym sid = fl_sd_segids(F, outer_sd);
         BSet fv = free_vars(F, e->a, e->b, &genb);
         in.env = gather_env(F, cx->env, &fv, sid);
         for (int g = 0; g < k; g++) elems[g] = lseq_elems(F, seqs[g]);
@@ -545,7 +545,7 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
             Sym i = fl_fresh(F, "i");
             Sym ones = fl_map(F, LB_INT, i, X_call1(F, "btoi", X_idx(F, fl.c[0], X_var(F, i))), X_var(F, in.count));
             Sym nl = fl_seg_sum_int(F, outer_sd, ones);
-            result_sd = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, nl)));
+            result_sd = fl_make_sd(F, nl);
         }
         Ctx packed = in;
         packed.count = fl_emit(F, T_int(F), X_len(F, idx));
@@ -595,8 +595,7 @@ static FVal fl_seq(Fl *F, const Ctx *cx, Expr *e)
                          X_bin(F, LOP_DIV, X_var(F, p), X_int(F, n)));
     Sym idx = fl_map(F, LB_INT, p, src, X_bin(F, LOP_MUL, N, X_int(F, n)));
     FVal inter = rep_gather_in(F, et, acc.c, idx);
-    Sym lens = fl_dist(F, LB_INT, X_int(F, n), N);
-    Sym sd = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, lens)));
+    Sym sd = fl_dist_sd(F, N, X_int(F, n), NULL);
     return lseq_make(F, rt, sd, inter);
 }
 

@@ -57,6 +57,7 @@ typedef struct Fl {
                                    program redefines some function; else NULL */
     PtrVec empty_safe;          /* LcuExpr*: check calls that cannot fail when their
                                    lifted context has no elements (fl_check_lifted) */
+    PtrVec uniform;             /* UniformSd*: descriptors made by dist_sd (segdesc.c) */
 } Fl;
 
 /* The context an expression is compiled in. */
@@ -133,6 +134,19 @@ void fl_check(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg);
 void fl_check_lifted(Fl *F, const Ctx *cx, Span sp, LcuExpr *cond, const char *msg);
 bool fl_check_empty_safe(const Fl *F, const LcuExpr *call);
 LcuExpr *fl_site(Fl *F, const Ctx *cx, Span sp);
+
+/* ---- segdesc.c: segment descriptors ---- */
+/* The accessors of sd: CPU builtins, or arithmetic when sd came from
+ * fl_dist_sd in scope. */
+Sym fl_sd_lengths(Fl *F, Sym sd);
+Sym fl_sd_offsets(Fl *F, Sym sd);
+Sym fl_sd_segids(Fl *F, Sym sd);
+Sym fl_sd_total(Fl *F, Sym sd);                                 /* int */
+Sym fl_make_sd(Fl *F, Sym lens);
+/* n segments of length len (dist_sd); *total (if total) gets n * len. */
+Sym fl_dist_sd(Fl *F, LcuExpr *n, LcuExpr *len, Sym *total);
+/* n copies of the unlifted sequence v: a lifted sequence of count n. */
+FVal fl_dist_seq(Fl *F, FVal v, LcuExpr *n);
 
 /* ---- rep.c: type-directed operations on flat representations ---- */
 FVal fv_make(Fl *F, Type *t, bool lifted, int n, Sym *c);

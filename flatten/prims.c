@@ -44,8 +44,8 @@ static FVal vec1(Fl *F, Type *t, bool lifted, Sym x)
 }
 
 static Sym emit_int(Fl *F, LcuExpr *e) { return fl_emit(F, T_int(F), e); }
-static Sym lengths_of(Fl *F, Sym sd) { return fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, sd))); }
-static Sym offsets_of(Fl *F, Sym sd) { return fl_emit(F, T_vec(F, LB_INT), X_call1(F, "offsets", X_var(F, sd))); }
+#define lengths_of fl_sd_lengths
+#define offsets_of fl_sd_offsets
 /* Lengths and offsets of a lifted sequence per element of the context,
  * through its indirection if it has one (segment ids the flattener made:
  * in range, as fv_direct reads them). */
@@ -59,9 +59,9 @@ static Sym seq_offsets(Fl *F, FVal a)
     Sym o = offsets_of(F, a.c[0]);
     return a.via ? fl_gather_in(F, LB_INT, o, a.via) : o;
 }
-static Sym segids_of(Fl *F, Sym sd) { return fl_emit(F, T_vec(F, LB_INT), X_call1(F, "segids", X_var(F, sd))); }
-static Sym make_sd(Fl *F, Sym lens) { return fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, lens))); }
-static Sym total_of(Fl *F, Sym sd) { return emit_int(F, X_call1(F, "total", X_var(F, sd))); }
+#define segids_of fl_sd_segids
+#define make_sd fl_make_sd
+#define total_of fl_sd_total
 
 /* A lifted check: fail when pred(i) holds for some i < n. */
 static void check_any(Fl *F, const Ctx *cx, Span sp, Sym i, LcuExpr *pred, LcuExpr *n, const char *msg)

@@ -112,12 +112,12 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
     }
     case TY_SEQ: {
         Sym sd = c[0];
-        Sym lens = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, sd)));
-        Sym offs = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "offsets", X_var(F, sd)));
+        Sym lens = fl_sd_lengths(F, sd);
+        Sym offs = fl_sd_offsets(F, sd);
         Sym nl = fl_gather_as(F, LB_INT, lens, idx, inrange);
-        Sym nsd = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, nl)));
-        Sym noffs = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "offsets", X_var(F, nsd)));
-        Sym nsid = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "segids", X_var(F, nsd)));
+        Sym nsd = fl_make_sd(F, nl);
+        Sym noffs = fl_sd_offsets(F, nsd);
+        Sym nsid = fl_sd_segids(F, nsd);
         Sym p = fl_fresh(F, "p");
         LcuExpr *seg = X_idx(F, nsid, X_var(F, p));
         LcuExpr *from = X_idx_in(F, idx, seg);
@@ -217,14 +217,14 @@ static void concat_into(Fl *F, Type *t, const Sym *a, LcuExpr *na, const Sym *b,
         return;
     }
     case TY_SEQ: {
-        Sym la = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, a[0])));
-        Sym lb = fl_emit(F, T_vec(F, LB_INT), X_call1(F, "lengths", X_var(F, b[0])));
+        Sym la = fl_sd_lengths(F, a[0]);
+        Sym lb = fl_sd_lengths(F, b[0]);
         const Sym la1[1] = { la }, lb1[1] = { lb };
         Sym l[1];
         concat_into(F, type_base(F->a, TY_INT), la1, na, lb1, nb, l);
-        out[0] = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, l[0])));
-        Sym ta = fl_emit(F, T_int(F), X_call1(F, "total", X_var(F, a[0])));
-        Sym tb = fl_emit(F, T_int(F), X_call1(F, "total", X_var(F, b[0])));
+        out[0] = fl_make_sd(F, l[0]);
+        Sym ta = fl_sd_total(F, a[0]);
+        Sym tb = fl_sd_total(F, b[0]);
         concat_into(F, t->elem, a + 1, X_var(F, ta), b + 1, X_var(F, tb), out + 1);
         return;
     }
@@ -262,7 +262,7 @@ static void empty_into(Fl *F, Type *t, bool lifted, Sym *out)
     case TY_SEQ:
         if (lifted) {
             Sym l = fl_empty(F, LB_INT);
-            out[0] = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, l)));
+            out[0] = fl_make_sd(F, l);
             out++;
         }
         empty_into(F, t->elem, true, out);
@@ -307,7 +307,7 @@ static void single_into(Fl *F, Type *t, const Sym *c, Sym *out)
         LcuExpr **e = arena_alloc(F->a, sizeof *e);
         e[0] = fv_count(F, s);
         Sym l = fl_emit(F, T_vec(F, LB_INT), lcu_e_veclit(F->a, (Span){ 0 }, 1, e));
-        out[0] = fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, l)));
+        out[0] = fl_make_sd(F, l);
         memcpy(out + 1, c, sizeof *out * (size_t)s.n);
         return;
     }
@@ -334,6 +334,8 @@ FVal rep_dist(Fl *F, FVal v, LcuExpr *n)
         o[0] = fl_dist(F, base_of(t), X_var(F, v.c[0]), n);
         return fv_make(F, t, true, 1, o);
     }
+    case TY_SEQ:   /* a uniform descriptor (segdesc.c) */
+        return fl_dist_seq(F, v, n);
     default: break;
     }
     /* Composite: gather n copies of the singleton. */

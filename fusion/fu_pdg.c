@@ -146,9 +146,14 @@ static void collect_expr(Sizes *S, const LcuExpr *e)
     }
 }
 
-/* segids (s) has total (s) elements; lengths (s) and offsets (s) have #s. */
+/* segids (s) has total (s) elements; lengths (s) and offsets (s) have #s;
+ * s = dist_sd (n, l) has #s = n. */
 static void sd_vector_class(Sizes *S, Sym v, const LcuExpr *e)
 {
+    if (e->kind == LE_CALL && e->u.call.nargs == 2 && !strcmp(e->u.call.name, "dist_sd")) {
+        sizes_union(S, sizes_class(S, 1, v, 0), class_of_cpu(S, e->u.call.args[0], false));
+        return;
+    }
     if (e->kind != LE_CALL || e->u.call.nargs != 1 || e->u.call.args[0]->kind != LE_VAR) return;
     const char *f = e->u.call.name;
     Sym s = e->u.call.args[0]->u.var;
@@ -257,7 +262,7 @@ static bool has_effect(Fu *F, const LcuExpr *e)
         return false;
     case LE_CALL: {
         const char *n = e->u.call.name;
-        if (!strcmp(n, "check") || !strcmp(n, "make_sd") || !strcmp(n, "guard")) return true;
+        if (!strcmp(n, "check") || !strcmp(n, "make_sd") || !strcmp(n, "dist_sd") || !strcmp(n, "guard")) return true;
         for (int i = 0; i < F->prog->nfuns; i++)
             if (F->prog->funs[i]->name == n) return true;      /* a CPU function: anything */
         for (int i = 0; i < e->u.call.nargs; i++) if (has_effect(F, e->u.call.args[i])) return true;

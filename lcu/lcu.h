@@ -270,8 +270,12 @@ void lcu_stats_free(LcuStats *s);
  *   trunc floor ceil round float->int   code_char int->char  char_code char->int
  *   btoi bool->int   min max (b,b)->b for b in int, float, char
  *   iabs int->int
+ *   div_in (int,int)->int: a / b where 0 <= a, 0 < b by construction (the
+ *     flattener's segment arithmetic); unchecked in generated code, an
+ *     internal error in the interpreter when broken
  * CPU-only builtins:
  *   make_sd([int]) -> sd      lengths(sd) -> [int]     offsets(sd) -> [int] (exclusive scan)
+ *   dist_sd(int n, int l) -> sd: n segments of length l (total n * l without a scan)
  *   segids(sd) -> [int] (segment of each element)      total(sd) -> int
  *   check(bool, int site, [char] msg) -> unit: when the bool is true, a runtime
  *     error "FILE:LINE:COL: RUNTIME ERROR: msg" with the position of `site`
@@ -281,6 +285,9 @@ void lcu_stats_free(LcuStats *s);
  *   rank_up([b]) -> [int], rank_down([b]) -> [int]           b in int, float
  *   seg_rank_up(sd, [b]) -> [int], seg_rank_down(sd, [b]) -> [int] (ranks within segments)
  */
+
+/* Is name a CPU-only builtin (make_sd dist_sd lengths offsets segids total check)? */
+bool lcu_cpu_builtin_exists(const char *name);
 
 /* ---- values (the interpreter's, public for drivers and library hooks) ---- */
 typedef union LcuScalar { int64_t i; double f; } LcuScalar;  /* bool, char, unit in i */

@@ -55,6 +55,10 @@ static const LcuBuiltin builtins[] = {
     /* guard (failed, site, kind): NESL's error kind (rt/nesl_scalar.h) at
      * the site when failed; the interpreter reports it (li_apply_builtin) */
     { "guard", LBI_GUARD, 3, { B_, I_, I_ }, LB_UNIT },
+    /* div_in (a, b) = a / b where 0 <= a and 0 < b by construction (the
+     * segment of element a of segments of length b): unchecked in the
+     * generated code; the interpreter checks the promise (li_apply_builtin) */
+    { "div_in", LBI_DIV_IN, 2, { I_, I_ }, I_ },
 };
 #define NBUILTINS (int)(sizeof builtins / sizeof builtins[0])
 
@@ -147,11 +151,15 @@ LcuScalar lcu_builtin_apply(const LcuBuiltin *b, const LcuScalar *a, const char 
     case LBI_FMAX: r.f = nesl_fmax(f, a[1].f); return r;
     case LBI_IABS: r.i = nesl_iabs(x); return r;
     case LBI_GUARD: return r;
+    case LBI_DIV_IN:
+        if (x < 0 || y <= 0) { *err = "in-range division out of range"; return r; }
+        r.i = x / y;
+        return r;
     }
     return r;
 }
 
-static const char *const cpu_builtins[] = { "make_sd", "lengths", "offsets", "segids", "total", "check" };
+static const char *const cpu_builtins[] = { "make_sd", "dist_sd", "lengths", "offsets", "segids", "total", "check" };
 
 bool lcu_cpu_builtin_exists(const char *name)
 {

@@ -131,7 +131,7 @@ static const LcuType *check_builtin(Ck *c, LcuExpr *e, const LcuType **at)
     return lcu_t_base(c->a, b->result);
 }
 
-/* CPU-only builtins: make_sd lengths offsets segids total check. */
+/* CPU-only builtins: make_sd dist_sd lengths offsets segids total check. */
 static const LcuType *check_cpu_builtin(Ck *c, LcuExpr *e, const LcuType **at)
 {
     const char *f = e->u.call.name;
@@ -139,6 +139,7 @@ static const LcuType *check_cpu_builtin(Ck *c, LcuExpr *e, const LcuType **at)
     const LcuType *want[3] = { tsd, NULL, NULL }, *res = tvi;
     int np = 1;
     if (!strcmp(f, "make_sd")) { want[0] = tvi; res = tsd; }
+    else if (!strcmp(f, "dist_sd")) { np = 2; want[0] = want[1] = lcu_t_base(c->a, LB_INT); res = tsd; }
     else if (!strcmp(f, "total")) res = lcu_t_base(c->a, LB_INT);
     else if (!strcmp(f, "check")) {
         np = 3;

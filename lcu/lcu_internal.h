@@ -22,7 +22,7 @@ typedef enum {
     LBI_SINH, LBI_COSH, LBI_TANH, LBI_FABS, LBI_EXPT,
     LBI_TRUNC, LBI_FLOOR, LBI_CEIL, LBI_ROUND, LBI_CODE_CHAR, LBI_CHAR_CODE, LBI_BTOI,
     LBI_IMIN, LBI_IMAX, LBI_FMIN, LBI_FMAX, LBI_CMIN, LBI_CMAX, LBI_IABS,
-    LBI_GUARD,
+    LBI_GUARD, LBI_DIV_IN,
 } LcuBuiltinId;
 
 typedef struct LcuBuiltin {
@@ -43,8 +43,6 @@ const char *lcu_builtin_sigs(Arena *a, const char *name);
  * a negative. */
 LcuScalar lcu_builtin_apply(const LcuBuiltin *b, const LcuScalar *args, const char **err);
 
-/* CPU-only builtins: make_sd lengths offsets segids total check. */
-bool lcu_cpu_builtin_exists(const char *name);
 
 /* Library kernels of the interpreter itself (LE_LIB with tag ""). */
 typedef enum { LLIB_NONE, LLIB_RANK_UP, LLIB_RANK_DOWN, LLIB_SEG_RANK_UP, LLIB_SEG_RANK_DOWN, LLIB_CLOCK } LcuLibKind;

@@ -61,7 +61,7 @@ static LcuVal *int_vec(LcuInterp *I, int64_t len) { return lcu_val_vec(I, LB_INT
  * are kept out of line, so that deep recursion needs little C stack. */
 #define COLD __attribute__((noinline))
 
-/* make_sd lengths offsets segids total check */
+/* make_sd dist_sd lengths offsets segids total check */
 static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args)
 {
     LcuVal *a = args[0];
@@ -72,6 +72,14 @@ static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args)
             if (a->data[i].i < 0) li_unguarded(I, "make_sd: negative segment length %lld", (long long)a->data[i].i);
             sd->data[i] = a->data[i];
         }
+        return sd;
+    }
+    if (!strcmp(f, "dist_sd")) {   /* dist_sd(n, l): n segments of length l */
+        int64_t n = a->s.i, l = args[1]->s.i;
+        if (n < 0 || l < 0) li_unguarded(I, "dist_sd: %lld segments of length %lld", (long long)n, (long long)l);
+        if (l > 0 && n > INT32_MAX / l) li_unguarded(I, "dist_sd: %lld segments of length %lld: more than 2^31 - 1 elements", (long long)n, (long long)l);
+        LcuVal *sd = lcu_val_sd(I, n);
+        for (int64_t i = 0; i < n; i++) sd->data[i].i = l;
         return sd;
     }
     if (!strcmp(f, "lengths")) {

@@ -146,6 +146,9 @@ double nesl_wall(NeslRt *rt);
 
 /* ---- CPU builtins and library kernels ---- */
 NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens);
+/* dist_sd(n, l): n segments of length l (a sequence replicated n times);
+ * the total n * l is known without reading the device. */
+NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l);
 NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s);
 NeslVec *nesl_offsets(NeslRt *rt, NeslSd *s);
 NeslVec *nesl_segids(NeslRt *rt, NeslSd *s);

@@ -269,6 +269,13 @@ int64_t nesl_size(NeslRt *rt, NeslSoac k, int32_t n)
     return n;
 }
 
+void nesl_dist_sd_check(NeslRt *rt, int32_t n, int32_t l)
+{
+    if (n < 0 || l < 0) nesl_fail(rt, "dist_sd: %lld segments of length %lld", (long long)n, (long long)l);
+    if (l > 0 && n > INT32_MAX / l)
+        nesl_fail(rt, "dist_sd: %lld segments of length %lld: more than 2^31 - 1 elements", (long long)n, (long long)l);
+}
+
 void nesl_same_len(NeslRt *rt, int64_t len, int64_t size, const char *name)
 {
     if (len == size) return;

@@ -48,6 +48,8 @@ void nesl_tgt_flush_errors(NeslRt *rt);
 void nesl_core_init(NeslRt *rt, NeslCore *c, int argc, char **argv, int nsites, const char *const *sites);
 /* Push a new object on the region stack. */
 void nesl_core_push(NeslRt *rt, NeslObj *o);
+/* dist_sd(n, l)'s arguments: fail unless n, l >= 0 and n * l fits an int. */
+void nesl_dist_sd_check(NeslRt *rt, int32_t n, int32_t l);
 /* The SOAC's name, as the interpreter's statistics print it. */
 const char *nesl_soac_name(NeslSoac k);
 

@@ -203,6 +203,14 @@ NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
     return s;
 }
 
+NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l)
+{
+    nesl_dist_sd_check(rt, n, l);
+    NeslSd *s = nesl_sd_new(rt, n);
+    for (int32_t g = 0; g < n; g++) s->lens[g] = l;
+    return s;
+}
+
 NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s)
 {
     NeslVec *v = nesl_vec_new(rt, NESL_INT, s->nsegs);

@@ -27,7 +27,8 @@ typedef struct FreeBlk { void *p; struct FreeBlk *next; } FreeBlk;
 
 /* Host wrappers: the public struct first, then what the runtime keeps. */
 typedef struct CuVec { NeslVec v; DBuf d; void *host; size_t host_cap; } CuVec;
-typedef struct CuSd { NeslSd s; DBuf lens, offs, ids; int64_t total; int32_t *host_lens; } CuSd;
+/* ulen: the length of every segment of a dist_sd descriptor, else -1 */
+typedef struct CuSd { NeslSd s; DBuf lens, offs, ids; int64_t total; int32_t *host_lens; int32_t ulen; } CuSd;
 typedef struct CuTmp { NeslObj obj; DBuf d; } CuTmp;
 
 struct NeslRt {
@@ -82,14 +83,20 @@ static void ck(NeslRt *rt, cudaError_t e, const char *what)
 /* ---- deferred device errors ---- */
 /* Before an operation that waits for the device: queue the copy of the
  * slots written since the last check (stream order puts it after their
- * launches and before the operation). */
-static void err_fetch(NeslRt *rt)
+ * launches and before the operation).  With with_result the copy starts
+ * at the kernel result area (dret) just before the slots, so a REDUCE's
+ * value and the records to check come back in one copy. */
+static void err_fetch(NeslRt *rt, bool with_result)
 {
     int n = rt->slot + (rt->slot_used ? 1 : 0);
     rt->fetched = n;
     rt->slot = 0;
     rt->slot_used = false;
-    if (n) ck(rt, cudaMemcpyAsync(rt->hderr, rt->derr, sizeof(NeslDErr) * (size_t)n, cudaMemcpyDeviceToHost, 0), "copy to the host");
+    if (with_result)
+        ck(rt, cudaMemcpyAsync(rt->hret, rt->dret, RET_BYTES + sizeof(NeslDErr) * (size_t)n, cudaMemcpyDeviceToHost, 0),
+           "copy to the host");
+    else if (n)
+        ck(rt, cudaMemcpyAsync(rt->hderr, rt->derr, sizeof(NeslDErr) * (size_t)n, cudaMemcpyDeviceToHost, 0), "copy to the host");
 }
 
 /* After it: the earliest slot with an error is the first failing launch
@@ -129,7 +136,7 @@ static void err_check(NeslRt *rt)
 void nesl_tgt_flush_errors(NeslRt *rt)
 {
     if (nesl_cu_pending_errors(rt) == 0) return;
-    err_fetch(rt);
+    err_fetch(rt, false);
     /* no ck: this runs on the way to an error report, which a CUDA error
      * (and its own message) may be; then the copies are not to be trusted */
     if (cudaStreamSynchronize(0) != cudaSuccess) rt->fetched = 0;
@@ -293,7 +300,7 @@ const void *nesl_vec_host(NeslRt *rt, const NeslVec *cv)
         if (!v->host) nesl_fail(rt, "out of memory");
         v->host_cap = bytes;
     }
-    err_fetch(rt);
+    err_fetch(rt, false);
     if (bytes) ck(rt, cudaMemcpy(v->host, v->v.data, bytes, cudaMemcpyDeviceToHost), "copy to the host");
     err_check(rt);
     return v->host;
@@ -310,7 +317,7 @@ const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *cs)
     if (!s->host_lens) {
         s->host_lens = (int32_t *)malloc(sizeof(int32_t) * (size_t)(s->s.nsegs + 1));
         if (!s->host_lens) nesl_fail(rt, "out of memory");
-        err_fetch(rt);
+        err_fetch(rt, false);
         if (s->s.nsegs)
             ck(rt, cudaMemcpy(s->host_lens, s->s.lens, sizeof(int32_t) * (size_t)s->s.nsegs, cudaMemcpyDeviceToHost), "copy to the host");
         err_check(rt);
@@ -320,8 +327,13 @@ const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *cs)
 
 double nesl_wall(NeslRt *rt)
 {
-    err_fetch(rt);
-    ck(rt, cudaDeviceSynchronize(), "a kernel");
+    err_fetch(rt, false);
+    /* A form that ends by fetching its result leaves the stream idle; the
+     * query says so without a device synchronization (about 2 us on the
+     * H100).  Only the legacy default stream is used, so an idle stream 0
+     * is an idle device. */
+    if (cudaStreamQuery(0) != cudaSuccess)
+        ck(rt, cudaDeviceSynchronize(), "a kernel");
     err_check(rt);
     return nesl_clock();
 }
@@ -347,19 +359,14 @@ void *nesl_cu_ret(NeslRt *rt, size_t bytes)
 void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes)
 {
     if (rt->ret_busy && src == rt->dret) {   /* one copy: the result and the slots up to the current one */
-        int n = rt->slot + (rt->slot_used ? 1 : 0);
-        rt->fetched = n;
-        rt->slot = 0;
-        rt->slot_used = false;
-        ck(rt, cudaMemcpyAsync(rt->hret, rt->dret, RET_BYTES + sizeof(NeslDErr) * (size_t)n, cudaMemcpyDeviceToHost, 0),
-           "copy to the host");
+        err_fetch(rt, true);
         ck(rt, cudaStreamSynchronize(0), "a kernel");
         memcpy(dst, rt->hret, bytes);
         rt->ret_busy = false;
         err_check(rt);
         return;
     }
-    err_fetch(rt);
+    err_fetch(rt, false);
     if (bytes <= RET_BYTES) {   /* through pinned memory: 2 us less than a pageable copy (form_overhead.cu) */
         ck(rt, cudaMemcpyAsync(rt->hret, src, bytes, cudaMemcpyDeviceToHost, 0), "copy to the host");
         ck(rt, cudaStreamSynchronize(0), "a kernel");
@@ -376,6 +383,7 @@ NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs)
     s->lens = dev_get(rt, sizeof(int32_t) * (size_t)nsegs);
     s->offs.cls = s->ids.cls = -1;
     s->total = -1;
+    s->ulen = -1;
     s->s.nsegs = nsegs;
     s->s.lens = (int32_t *)s->lens.p;
     return &s->s;
@@ -440,6 +448,23 @@ static int64_t grid_for(NeslRt *rt, const void *k, int64_t n)
     return nesl_cu_grid(rt, k, (n + NESL_BLOCK - 1) / NESL_BLOCK);
 }
 
+/* dist_sd's descriptor: every length l, offsets g * l. */
+__global__ static void k_dist_sd(int32_t l, int64_t n, int32_t *lens, int64_t *offs)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
+        if (g < n) lens[g] = l;
+        offs[g] = g * l;
+    }
+}
+
+__global__ static void k_segids_uniform(int32_t l, int64_t total, int32_t *ids)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride)
+        ids[i] = (int32_t)((uint32_t)i / (uint32_t)l);
+}
+
 const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *cs)
 {
     CuSd *s = (CuSd *)cs;
@@ -475,7 +500,10 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
     if (!s->ids.p) {
         const int64_t *o = nesl_sd_offs(rt, cs);
         s->ids = dev_get(rt, sizeof(int32_t) * (size_t)s->total);
-        if (s->total > 0) {
+        if (s->total > 0 && s->ulen > 0) {
+            k_segids_uniform<<<(unsigned)grid_for(rt, (const void *)k_segids_uniform, s->total), NESL_BLOCK>>>(s->ulen, s->total, (int32_t *)s->ids.p);
+            nesl_cu_launched(rt, "segment ids");
+        } else if (s->total > 0) {
             k_segids<<<(unsigned)grid_for(rt, (const void *)k_segids, (s->total + SEGID_RUN - 1) / SEGID_RUN), NESL_BLOCK>>>(o, s->s.nsegs, s->total, (int32_t *)s->ids.p);
             nesl_cu_launched(rt, "segment ids");
         }
@@ -492,6 +520,18 @@ NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
     NeslSd *s = nesl_sd_new(rt, lens->len);
     if (lens->len) ck(rt, cudaMemcpy(s->lens, lens->data, sizeof(int32_t) * (size_t)lens->len, cudaMemcpyDeviceToDevice), "copy");
     return s;
+}
+
+NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l)
+{
+    nesl_dist_sd_check(rt, n, l);
+    CuSd *s = (CuSd *)nesl_sd_new(rt, n);
+    s->offs = dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
+    k_dist_sd<<<(unsigned)grid_for(rt, (const void *)k_dist_sd, (int64_t)n + 1), NESL_BLOCK>>>(l, n, s->s.lens, (int64_t *)s->offs.p);
+    nesl_cu_launched(rt, "segment descriptor");
+    s->total = (int64_t)n * l;
+    s->ulen = l;
+    return &s->s;
 }
 
 NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s)
@@ -544,7 +584,7 @@ void nesl_cu_raise(NeslRt *rt)
 
 void nesl_cu_check_errors(NeslRt *rt)
 {
-    err_fetch(rt);
+    err_fetch(rt, false);
     ck(rt, cudaStreamSynchronize(0), "a kernel");
     err_check(rt);
 }
