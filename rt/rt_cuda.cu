@@ -125,6 +125,7 @@ static void err_check(NeslRt *rt)
         case NESL_E_INDEX: nesl_err_rec(e, d->it, "index %lld out of range for '%s' of length %lld", d->a, name, d->b); break;
         case NESL_E_TARGET: nesl_err_rec(e, d->it, "%s target index %lld out of range 0..%lld", name, d->a, d->b - 1); break;
         case NESL_E_GUARD: nesl_err_guard(e, d->it, (int32_t)d->a, (int32_t)d->b); break;
+        case NESL_E_SDLEN: nesl_err_rec(e, d->it, "make_sd: negative segment length %lld", d->a); break;
         default: nesl_fail(rt, "a device error record with code %d", d->code);
         }
         nesl_err_report(e);
@@ -390,11 +391,17 @@ NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs)
 }
 
 /* ---- segment descriptors on the device ---- */
-__global__ static void k_lens64(const int32_t *lens, int64_t n, int64_t *offs)
+/* The lengths shifted by one for the scan into offsets; a negative length
+ * is make_sd's error, recorded for the deferred check (e: NULL where the
+ * lengths were checked before). */
+__global__ static void k_lens64(const int32_t *lens, int64_t n, int64_t *offs, NeslDErr *e)
 {
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride)
-        offs[g] = g == 0 ? 0 : lens[g - 1];
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
+        int32_t l = g == 0 ? 0 : lens[g - 1];
+        if (l < 0 && e) nesl_derr_rec(e, g - 1, NESL_E_SDLEN, l, 0, 0);
+        offs[g] = l;
+    }
 }
 
 /* The segment of element i: the last g with offs[g] <= i (so a nonempty
@@ -465,33 +472,44 @@ __global__ static void k_segids_uniform(int32_t l, int64_t total, int32_t *ids)
         ids[i] = (int32_t)((uint32_t)i / (uint32_t)l);
 }
 
+/* The offsets, as an exclusive scan of the lengths on the device; the
+ * host does not wait for it (the total is read when asked for). */
+static void sd_scan(NeslRt *rt, CuSd *s, bool check)
+{
+    int64_t n = s->s.nsegs;
+    s->offs = dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
+    int64_t *o = (int64_t *)s->offs.p;
+    NeslDErr *e = NULL;
+    if (check) {   /* a slot of its own: the launches before may fail too */
+        nesl_cu_raise(rt);
+        e = nesl_cu_derr(rt);
+    }
+    k_lens64<<<(unsigned)grid_for(rt, (const void *)k_lens64, n + 1), NESL_BLOCK>>>(s->s.lens, n, o, e);
+    nesl_cu_launched(rt, "segment offsets");
+    if (check) nesl_cu_raise(rt);
+    if (n > 0) {
+        size_t bytes = 0;
+        cub::DeviceScan::InclusiveSum(NULL, bytes, o + 1, o + 1, (int)n);
+        size_t mark = nesl_mark(rt);
+        void *tmp = nesl_cu_tmp(rt, bytes, false);
+        cub::DeviceScan::InclusiveSum(tmp, bytes, o + 1, o + 1, (int)n);
+        nesl_cu_launched(rt, "segment offsets");
+        nesl_release(rt, mark, 0);
+    }
+}
+
 const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *cs)
 {
     CuSd *s = (CuSd *)cs;
-    if (!s->offs.p) {
-        int64_t n = s->s.nsegs;
-        s->offs = dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
-        int64_t *o = (int64_t *)s->offs.p;
-        k_lens64<<<(unsigned)grid_for(rt, (const void *)k_lens64, n + 1), NESL_BLOCK>>>(s->s.lens, n, o);
-        nesl_cu_launched(rt, "segment offsets");
-        if (n > 0) {
-            size_t bytes = 0;
-            cub::DeviceScan::InclusiveSum(NULL, bytes, o + 1, o + 1, (int)n);
-            size_t mark = nesl_mark(rt);
-            void *tmp = nesl_cu_tmp(rt, bytes, false);
-            cub::DeviceScan::InclusiveSum(tmp, bytes, o + 1, o + 1, (int)n);
-            nesl_cu_launched(rt, "segment offsets");
-            nesl_release(rt, mark, 0);
-        }
-        nesl_cu_to_host(rt, &s->total, o + n, sizeof(int64_t));
-    }
+    if (!s->offs.p) sd_scan(rt, s, false);
     return (const int64_t *)s->offs.p;
 }
 
-int64_t nesl_sd_total(NeslRt *rt, NeslSd *s)
+int64_t nesl_sd_total(NeslRt *rt, NeslSd *cs)
 {
-    nesl_sd_offs(rt, s);
-    return ((CuSd *)s)->total;
+    CuSd *s = (CuSd *)cs;
+    if (s->total < 0) nesl_cu_to_host(rt, &s->total, nesl_sd_offs(rt, cs) + s->s.nsegs, sizeof(int64_t));
+    return s->total;
 }
 
 const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
@@ -499,6 +517,7 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
     CuSd *s = (CuSd *)cs;
     if (!s->ids.p) {
         const int64_t *o = nesl_sd_offs(rt, cs);
+        nesl_sd_total(rt, cs);
         s->ids = dev_get(rt, sizeof(int32_t) * (size_t)s->total);
         if (s->total > 0 && s->ulen > 0) {
             k_segids_uniform<<<(unsigned)grid_for(rt, (const void *)k_segids_uniform, s->total), NESL_BLOCK>>>(s->ulen, s->total, (int32_t *)s->ids.p);
@@ -512,14 +531,17 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
 }
 
 /* ---- CPU builtins ---- */
+/* Without a wait for the device: reading the lengths on the host to check
+ * them cost a copy of every length and a synchronization per descriptor
+ * (quicksort makes a dozen per recursion level, with up to n/2 segments);
+ * the scan checks them instead, for the deferred error check. */
 NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
 {
-    const int32_t *l = (const int32_t *)nesl_vec_host(rt, lens);
-    for (int64_t i = 0; i < lens->len; i++)
-        if (l[i] < 0) nesl_fail(rt, "make_sd: negative segment length %lld", (long long)l[i]);
-    NeslSd *s = nesl_sd_new(rt, lens->len);
-    if (lens->len) ck(rt, cudaMemcpy(s->lens, lens->data, sizeof(int32_t) * (size_t)lens->len, cudaMemcpyDeviceToDevice), "copy");
-    return s;
+    CuSd *s = (CuSd *)nesl_sd_new(rt, lens->len);
+    if (lens->len)
+        ck(rt, cudaMemcpyAsync(s->lens.p, lens->data, sizeof(int32_t) * (size_t)lens->len, cudaMemcpyDeviceToDevice, 0), "copy");
+    sd_scan(rt, s, true);
+    return &s->s;
 }
 
 NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l)
