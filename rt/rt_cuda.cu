@@ -404,49 +404,97 @@ __global__ static void k_lens64(const int32_t *lens, int64_t n, int64_t *offs, N
     }
 }
 
-/* The segment of element i: the last g with offs[g] <= i (so a nonempty
- * segment), searched in offs[lo..nsegs). */
-static __device__ int64_t segid_search(const int64_t *offs, int64_t lo, int64_t nsegs, int64_t i)
+/* The offsets of at most SD_SMALL segments in one launch of one block (no
+ * shifted copy, no scan kernels): most descriptors are that small, and
+ * quicksort makes a dozen per recursion level. */
+#define SD_SMALL_ITEMS 16
+#define SD_SMALL (NESL_BLOCK * SD_SMALL_ITEMS)
+__global__ static void k_sd_offs_small(const int32_t *lens, int64_t n, int64_t *offs, NeslDErr *e)
 {
-    int64_t hi = nsegs;   /* offs[lo] <= i < offs[hi] */
+    typedef cub::BlockScan<int64_t, NESL_BLOCK> Scan;
+    __shared__ typename Scan::TempStorage tmp;
+    int64_t v[SD_SMALL_ITEMS], total;
+    int64_t g0 = (int64_t)threadIdx.x * SD_SMALL_ITEMS;
+#pragma unroll
+    for (int k = 0; k < SD_SMALL_ITEMS; k++) {
+        int32_t l = g0 + k < n ? lens[g0 + k] : 0;
+        if (l < 0 && e) nesl_derr_rec(e, g0 + k, NESL_E_SDLEN, l, 0, 0);
+        v[k] = l;
+    }
+    Scan(tmp).ExclusiveSum(v, v, total);
+#pragma unroll
+    for (int k = 0; k < SD_SMALL_ITEMS; k++)
+        if (g0 + k < n) offs[g0 + k] = v[k];
+    if (threadIdx.x == 0) offs[n] = total;
+}
+
+/* The segment of element i: the last g in [lo, hi) with o[g - base] <= i,
+ * given o[lo - base] <= i < o[hi - base] (or hi the last segment + 1), so
+ * a nonempty segment.  base: o holds the offsets from segment base on. */
+static __device__ int64_t segid_search(const int64_t *o, int64_t base, int64_t lo, int64_t hi, int64_t i)
+{
     while (hi - lo > 1) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (offs[mid] <= i) lo = mid;
+        if (o[mid - base] <= i) lo = mid;
         else hi = mid;
     }
     return lo;
 }
 
-/* Each thread takes SEGID_RUN consecutive elements: one search for the
- * first, then for each next element one load when it stays in the segment,
- * two when it moves to the next one (short segments: spmv's rows, quicksort's
- * partitions), a search from there past that.  A search per element cost
- * mandelbrot's 4e6 elements in 2000 segments 51 us on the H100 (ncu), 11
- * dependent loads each; the run, 14 us. */
+/* The ids of SEGID_RUN consecutive elements from i0 (a multiple of
+ * SEGID_RUN), the first in segment g: one load per element that stays in
+ * its segment, two when it moves to the next one (short segments: spmv's
+ * rows, quicksort's partitions), a search from there past that. */
 #define SEGID_RUN 8   /* two int4 stores */
+static __device__ void segid_run(const int64_t *o, int64_t base, int64_t hi, int64_t g, int64_t i0, int64_t total, int32_t *ids)
+{
+    int32_t v[SEGID_RUN];
+#pragma unroll
+    for (int k = 0; k < SEGID_RUN; k++) {
+        if (k > 0 && g + 1 < hi && o[g + 1 - base] <= i0 + k) {
+            g++;
+            if (g + 1 < hi && o[g + 1 - base] <= i0 + k) g = segid_search(o, base, g + 1, hi, i0 + k);
+        }
+        v[k] = (int32_t)g;
+    }
+    if (i0 + SEGID_RUN <= total) {   /* ids is 256-byte aligned and i0 a multiple of 8 */
+        int4 *d = (int4 *)(ids + i0);
+        d[0] = make_int4(v[0], v[1], v[2], v[3]);
+        d[1] = make_int4(v[4], v[5], v[6], v[7]);
+    } else {
+        for (int k = 0; k < SEGID_RUN && i0 + k < total; k++) ids[i0 + k] = v[k];
+    }
+}
+
+/* A block takes a tile of SEGID_TILE elements: two searches over all the
+ * offsets find its first and last segment, and when those segments' offsets
+ * fit in shared memory, every thread searches them there.  A search per
+ * thread over all the offsets cost quicksort's descriptors (up to n/2
+ * segments, ~19 dependent global loads each) 13 us a launch on the H100;
+ * mandelbrot's 4e6 elements in 2000 segments took 51 us with a search per
+ * element, 14 with a search per run. */
+#define SEGID_TILE (NESL_BLOCK * SEGID_RUN)
 __global__ static void k_segids(const int64_t *offs, int64_t nsegs, int64_t total, int32_t *ids)
 {
-    int64_t nruns = (total + SEGID_RUN - 1) / SEGID_RUN;
-    int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < nruns; r += stride) {
-        int64_t i0 = r * SEGID_RUN;
-        int64_t g = segid_search(offs, 0, nsegs, i0);
-        int32_t v[SEGID_RUN];
-#pragma unroll
-        for (int k = 0; k < SEGID_RUN; k++) {
-            if (k > 0 && g + 1 < nsegs && offs[g + 1] <= i0 + k) {
-                g++;
-                if (g + 1 < nsegs && offs[g + 1] <= i0 + k) g = segid_search(offs, g + 1, nsegs, i0 + k);
-            }
-            v[k] = (int32_t)g;
+    __shared__ int64_t so[SEGID_TILE];
+    __shared__ int64_t gs, ge;
+    for (int64_t t0 = (int64_t)blockIdx.x * SEGID_TILE; t0 < total; t0 += (int64_t)gridDim.x * SEGID_TILE) {
+        int64_t t1 = (t0 + SEGID_TILE < total ? t0 + SEGID_TILE : total) - 1;
+        if (threadIdx.x == 0) gs = segid_search(offs, 0, 0, nsegs, t0);
+        if (threadIdx.x == 32) ge = segid_search(offs, 0, 0, nsegs, t1);   /* another warp: in parallel */
+        __syncthreads();
+        int64_t a = gs, b = ge + 1, m = b - a;   /* the tile's segments: [a, b) */
+        bool shared = m <= SEGID_TILE;   /* else many empty segments: search the offsets in global memory */
+        if (shared)
+            for (int64_t k = threadIdx.x; k < m; k += blockDim.x) so[k] = offs[a + k];
+        __syncthreads();
+        int64_t i0 = t0 + (int64_t)threadIdx.x * SEGID_RUN;
+        if (i0 <= t1) {
+            const int64_t *o = shared ? so : offs;
+            int64_t base = shared ? a : 0;
+            segid_run(o, base, b, segid_search(o, base, a, b, i0), i0, total, ids);
         }
-        if (i0 + SEGID_RUN <= total) {   /* ids is 256-byte aligned and i0 a multiple of 8 */
-            int4 *d = (int4 *)(ids + i0);
-            d[0] = make_int4(v[0], v[1], v[2], v[3]);
-            d[1] = make_int4(v[4], v[5], v[6], v[7]);
-        } else {
-            for (int k = 0; k < SEGID_RUN && i0 + k < total; k++) ids[i0 + k] = v[k];
-        }
+        __syncthreads();   /* so, gs and ge are the next tile's */
     }
 }
 
@@ -484,10 +532,16 @@ static void sd_scan(NeslRt *rt, CuSd *s, bool check)
         nesl_cu_raise(rt);
         e = nesl_cu_derr(rt);
     }
+    if (n <= SD_SMALL) {
+        k_sd_offs_small<<<1, NESL_BLOCK>>>(s->s.lens, n, o, e);
+        nesl_cu_launched(rt, "segment offsets");
+        if (check) nesl_cu_raise(rt);
+        return;
+    }
     k_lens64<<<(unsigned)grid_for(rt, (const void *)k_lens64, n + 1), NESL_BLOCK>>>(s->s.lens, n, o, e);
     nesl_cu_launched(rt, "segment offsets");
     if (check) nesl_cu_raise(rt);
-    if (n > 0) {
+    {
         size_t bytes = 0;
         cub::DeviceScan::InclusiveSum(NULL, bytes, o + 1, o + 1, (int)n);
         size_t mark = nesl_mark(rt);
@@ -523,7 +577,7 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
             k_segids_uniform<<<(unsigned)grid_for(rt, (const void *)k_segids_uniform, s->total), NESL_BLOCK>>>(s->ulen, s->total, (int32_t *)s->ids.p);
             nesl_cu_launched(rt, "segment ids");
         } else if (s->total > 0) {
-            k_segids<<<(unsigned)grid_for(rt, (const void *)k_segids, (s->total + SEGID_RUN - 1) / SEGID_RUN), NESL_BLOCK>>>(o, s->s.nsegs, s->total, (int32_t *)s->ids.p);
+            k_segids<<<(unsigned)nesl_cu_grid(rt, (const void *)k_segids, (s->total + SEGID_TILE - 1) / SEGID_TILE), NESL_BLOCK>>>(o, s->s.nsegs, s->total, (int32_t *)s->ids.p);
             nesl_cu_launched(rt, "segment ids");
         }
     }
