@@ -27,8 +27,10 @@ typedef struct FreeBlk { void *p; struct FreeBlk *next; } FreeBlk;
 
 /* Host wrappers: the public struct first, then what the runtime keeps. */
 typedef struct CuVec { NeslVec v; DBuf d; void *host; size_t host_cap; } CuVec;
-/* ulen: the length of every segment of a dist_sd descriptor, else -1 */
-typedef struct CuSd { NeslSd s; DBuf lens, offs, ids; int64_t total; int32_t *host_lens; int32_t ulen; } CuSd;
+/* ulen: the length of every segment of a dist_sd descriptor, else -1;
+ * offs32: the offsets as ints, made with offs by the one-block scan, and
+ * handed to the first offsets (s) vector (then empty) */
+typedef struct CuSd { NeslSd s; DBuf lens, offs, offs32, ids; int64_t total; int32_t *host_lens; int32_t ulen; } CuSd;
 typedef struct CuTmp { NeslObj obj; DBuf d; } CuTmp;
 
 struct NeslRt {
@@ -235,6 +237,7 @@ void nesl_tgt_free_obj(NeslRt *rt, NeslObj *o)
         CuSd *s = (CuSd *)o;
         dev_put(rt, s->lens);
         dev_put(rt, s->offs);
+        dev_put(rt, s->offs32);
         dev_put(rt, s->ids);
         free(s->host_lens);
         break;
@@ -382,7 +385,7 @@ NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs)
 {
     CuSd *s = (CuSd *)new_obj(rt, NESL_OBJ_SD, sizeof(CuSd));
     s->lens = dev_get(rt, sizeof(int32_t) * (size_t)nsegs);
-    s->offs.cls = s->ids.cls = -1;
+    s->offs.cls = s->offs32.cls = s->ids.cls = -1;
     s->total = -1;
     s->ulen = -1;
     s->s.nsegs = nsegs;
@@ -409,7 +412,7 @@ __global__ static void k_lens64(const int32_t *lens, int64_t n, int64_t *offs, N
  * quicksort makes a dozen per recursion level. */
 #define SD_SMALL_ITEMS 16
 #define SD_SMALL (NESL_BLOCK * SD_SMALL_ITEMS)
-__global__ static void k_sd_offs_small(const int32_t *lens, int64_t n, int64_t *offs, NeslDErr *e)
+__global__ static void k_sd_offs_small(const int32_t *lens, int64_t n, int64_t *offs, int32_t *offs32, NeslDErr *e)
 {
     typedef cub::BlockScan<int64_t, NESL_BLOCK> Scan;
     __shared__ typename Scan::TempStorage tmp;
@@ -424,7 +427,10 @@ __global__ static void k_sd_offs_small(const int32_t *lens, int64_t n, int64_t *
     Scan(tmp).ExclusiveSum(v, v, total);
 #pragma unroll
     for (int k = 0; k < SD_SMALL_ITEMS; k++)
-        if (g0 + k < n) offs[g0 + k] = v[k];
+        if (g0 + k < n) {
+            offs[g0 + k] = v[k];
+            offs32[g0 + k] = (int32_t)v[k];
+        }
     if (threadIdx.x == 0) offs[n] = total;
 }
 
@@ -439,6 +445,23 @@ static __device__ int64_t segid_search(const int64_t *o, int64_t base, int64_t l
         else hi = mid;
     }
     return lo;
+}
+
+/* The same search by a whole warp: each round its 32 lanes probe 32 evenly
+ * spaced offsets, so 1e6 segments take 4 rounds of dependent loads where
+ * one thread's binary search takes 20. */
+static __device__ int64_t segid_search_warp(const int64_t *offs, int64_t lo, int64_t hi, int64_t i)
+{
+    int lane = threadIdx.x & 31;
+    while (hi - lo > 32) {
+        int64_t step = (hi - lo + 31) / 32;
+        int64_t p = lo + step * lane;   /* lane 0: lo, where offs[lo] <= i */
+        unsigned le = __ballot_sync(0xffffffffu, p < hi && offs[p] <= i);   /* a prefix of the lanes */
+        lo += step * (31 - __clz(le));
+        hi = lo + step < hi ? lo + step : hi;
+    }
+    unsigned le = __ballot_sync(0xffffffffu, lo + lane < hi && offs[lo + lane] <= i);
+    return lo + (31 - __clz(le));
 }
 
 /* The ids of SEGID_RUN consecutive elements from i0 (a multiple of
@@ -480,8 +503,11 @@ __global__ static void k_segids(const int64_t *offs, int64_t nsegs, int64_t tota
     __shared__ int64_t gs, ge;
     for (int64_t t0 = (int64_t)blockIdx.x * SEGID_TILE; t0 < total; t0 += (int64_t)gridDim.x * SEGID_TILE) {
         int64_t t1 = (t0 + SEGID_TILE < total ? t0 + SEGID_TILE : total) - 1;
-        if (threadIdx.x == 0) gs = segid_search(offs, 0, 0, nsegs, t0);
-        if (threadIdx.x == 32) ge = segid_search(offs, 0, 0, nsegs, t1);   /* another warp: in parallel */
+        int w = threadIdx.x >> 5;
+        if (w < 2) {   /* two warps in parallel */
+            int64_t g = segid_search_warp(offs, 0, nsegs, w == 0 ? t0 : t1);
+            if ((threadIdx.x & 31) == 0) *(w == 0 ? &gs : &ge) = g;
+        }
         __syncthreads();
         int64_t a = gs, b = ge + 1, m = b - a;   /* the tile's segments: [a, b) */
         bool shared = m <= SEGID_TILE;   /* else many empty segments: search the offsets in global memory */
@@ -533,7 +559,8 @@ static void sd_scan(NeslRt *rt, CuSd *s, bool check)
         e = nesl_cu_derr(rt);
     }
     if (n <= SD_SMALL) {
-        k_sd_offs_small<<<1, NESL_BLOCK>>>(s->s.lens, n, o, e);
+        s->offs32 = dev_get(rt, sizeof(int32_t) * (size_t)n);
+        k_sd_offs_small<<<1, NESL_BLOCK>>>(s->s.lens, n, o, (int32_t *)s->offs32.p, e);
         nesl_cu_launched(rt, "segment offsets");
         if (check) nesl_cu_raise(rt);
         return;
@@ -623,12 +650,22 @@ __global__ static void k_to_int(const int64_t *o, int64_t n, int32_t *d)
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < n; g += stride) d[g] = (int32_t)o[g];
 }
 
-NeslVec *nesl_offsets(NeslRt *rt, NeslSd *s)
+NeslVec *nesl_offsets(NeslRt *rt, NeslSd *cs)
 {
-    const int64_t *o = nesl_sd_offs(rt, s);
-    NeslVec *v = nesl_vec_new(rt, NESL_INT, s->nsegs);
-    if (s->nsegs > 0) {
-        k_to_int<<<(unsigned)grid_for(rt, (const void *)k_to_int, s->nsegs), NESL_BLOCK>>>(o, s->nsegs, (int32_t *)v->data);
+    CuSd *s = (CuSd *)cs;
+    const int64_t *o = nesl_sd_offs(rt, cs);
+    if (s->offs32.p) {   /* no launch: quicksort asks for a dozen offsets per level */
+        CuVec *v = (CuVec *)new_obj(rt, NESL_OBJ_VEC, sizeof(CuVec));
+        v->d = s->offs32;
+        s->offs32 = (DBuf){ NULL, -1 };
+        v->v.base = NESL_INT;
+        v->v.len = cs->nsegs;
+        v->v.data = v->d.p;
+        return &v->v;
+    }
+    NeslVec *v = nesl_vec_new(rt, NESL_INT, cs->nsegs);
+    if (cs->nsegs > 0) {
+        k_to_int<<<(unsigned)grid_for(rt, (const void *)k_to_int, cs->nsegs), NESL_BLOCK>>>(o, cs->nsegs, (int32_t *)v->data);
         nesl_cu_launched(rt, "offsets");
     }
     return v;
