@@ -7,8 +7,9 @@ bench/run_device.sh) and prints the table.
                executable (if built) with --repeat=R; checksums compared;
                the table printed and written as CSV
 
-A nesslc executable's time is the `nesl-time form K: MEDIAN ms (R runs)`
-line of its timed form, the second-to-last top-level form: the line with the
+A nesslc executable's time is the `nesl-time form K: MEDIAN ms (R runs; wall
+W ms)` line of its timed form (MEDIAN: CUDA events, as the baselines time
+theirs; W, the host clock until the host saw the end, goes to the CSV), the second-to-last top-level form: the line with the
 second-largest K (benchlib.py).  Its stdout goes to a file of which only the
 end is read (the timed form prints its result truncated, the checksum is the
 last `it = ` line).
@@ -26,7 +27,7 @@ import time
 import benchlib
 import ref
 
-TIME_RE = re.compile(r"nesl-time form (\d+)\s*:\s*([0-9.eE+-]+)\s*ms")
+TIME_RE = re.compile(r"nesl-time form (\d+)\s*:\s*([0-9.eE+-]+)\s*ms(?:[^;\n]*;\s*wall\s*([0-9.eE+-]+)\s*ms)?")
 
 
 def run(cmd, timeout, stdout_path=None):
@@ -72,10 +73,10 @@ def nesl(inst, nesldir, tmpdir, repeat, timeout):
     rc, out, err = run([exe, "--repeat=%d" % repeat], timeout, os.path.join(tmpdir, inst.stem + ".out"))
     if rc != 0:
         return {"error": "nesslc program failed (rc %s): %s" % (rc, (err.strip().splitlines() or [""])[-1][:120])}
-    times = sorted((int(k), float(ms)) for k, ms in TIME_RE.findall(err))
+    times = sorted((int(k), float(ms), float(wall) if wall else None) for k, ms, wall in TIME_RE.findall(err))
     if len(times) < 2:
         return {"error": "no nesl-time lines", "checksum": benchlib.nesl_checksum(out)}
-    return {"checksum": benchlib.nesl_checksum(out), "ms": times[-2][1]}
+    return {"checksum": benchlib.nesl_checksum(out), "ms": times[-2][1], "wall_ms": times[-2][2]}
 
 
 def check(opts):
@@ -135,7 +136,7 @@ def main():
         n = nesl(inst, opts.nesldir, opts.rowdir, opts.repeat, min(180, left)) if "error" not in b else {"error": "-"}
         bms, nms = b.get("ms"), n.get("ms")
         gb = (b["bytes"] / 1e9) if "bytes" in b else None
-        row.update(base_ms=bms, nesl_ms=nms, bytes=b.get("bytes"),
+        row.update(base_ms=bms, nesl_ms=nms, nesl_wall_ms=n.get("wall_ms"), bytes=b.get("bytes"),
                    ratio=(nms / bms) if nms and bms else None,
                    target=benchlib.TARGETS.get(inst.name),
                    base_gbps=(gb / (bms / 1e3)) if gb and bms else None,
@@ -157,7 +158,7 @@ def main():
         print("  %-16s %-7s base %s ms  nesl %s  %s" % (inst.name, inst.label, fmt(bms, ".3f"),
               fmt(nms, ".3f"), row["status"]), flush=True)
 
-    cols = ["program", "size", "nesl_ms", "base_ms", "ratio", "target", "nesl_gbps", "base_gbps",
+    cols = ["program", "size", "nesl_ms", "nesl_wall_ms", "base_ms", "ratio", "target", "nesl_gbps", "base_gbps",
             "nesl_pct_copy", "base_pct_copy", "bytes", "status", "nesl_checksum", "base_checksum", "stem"]
     path = os.path.join(opts.out, "results.csv")
     with open(path, "w", newline="") as f:

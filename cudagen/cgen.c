@@ -79,13 +79,13 @@ static void gen_main(Gen *g, const LcuFun *m)
                                                                         cx_sizeof(a, "double"))));
     cs_decl(a, f->body, "size_t", "mark", cx_calln(a, "nesl_mark", 1, rt));
     CBlock *warm = cb_new(a);
-    cs_decl(a, warm, "double", "t0", cx_calln(a, "nesl_wall", 1, rt));
+    cs_expr(a, warm, cx_calln(a, "nesl_timer_start", 1, rt));
     cs_expr(a, warm, cx_cast(a, "void", cx_calln(a, fname, 1, rt)));
-    CExpr *elapsed = cx_bin(a, CB_MUL, cx_bin(a, CB_SUB, cx_calln(a, "nesl_wall", 1, rt), cx_name(a, "t0")), cx_float(a, 1e3));
+    CExpr *elapsed = cx_calln(a, "nesl_timer_stop", 2, rt, cx_name(a, "NULL"));
     cs_assign(a, warm, cx_index(a, cx_name(a, "ms"), cx_name(a, "run")), elapsed);
     cs_expr(a, warm, cx_calln(a, "nesl_release", 3, rt, cx_name(a, "mark"), cx_int(a, 0)));
     cs_for(a, f->body, "run", cx_int(a, 0), cx_bin(a, CB_SUB, cx_name(a, "runs"), cx_int(a, 1)), warm);
-    cs_decl(a, f->body, "double", "t0", cx_calln(a, "nesl_wall", 1, rt));
+    cs_expr(a, f->body, cx_calln(a, "nesl_timer_start", 1, rt));
     cs_decl(a, f->body, rtype, "result", cx_calln(a, fname, 1, rt));
     cs_assign(a, f->body, cx_index(a, cx_name(a, "ms"), cx_bin(a, CB_SUB, cx_name(a, "runs"), cx_int(a, 1))), elapsed);
     CExpr **c = gen_unpack(g, m->result, cx_name(a, "result"));

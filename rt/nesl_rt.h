@@ -141,8 +141,16 @@ const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *s);
  * indexing a vector. */
 void nesl_vec_get(NeslRt *rt, const NeslVec *v, int64_t i, void *out);
 /* Seconds on a monotonic clock, after all device work issued so far has
- * finished (for --repeat timings). */
+ * finished (--stats=time). */
 double nesl_wall(NeslRt *rt);
+/* Timing a form or main (--repeat): nesl_timer_start once the device is
+ * idle, nesl_timer_stop when its work is done: the ms between on the
+ * device's clock (CUDA events in the stream, as the baselines of bench/
+ * time theirs and bench/METHOD asks; the CPU target: the host clock), and
+ * in *wall_ms (if not NULL) the host clock's ms from the start until the
+ * host has seen the end, which adds the wait's wake-up. */
+void nesl_timer_start(NeslRt *rt);
+double nesl_timer_stop(NeslRt *rt, double *wall_ms);
 
 /* ---- CPU builtins and library kernels ---- */
 NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens);

@@ -20,6 +20,7 @@ typedef struct NeslCore {
     long kernels, soac_launches[NESL_NSOACS], soac_elements[NESL_NSOACS], lib_calls, lib_elements;
     bool kstats;             /* --stats=kernels: also per kernel, in launch order */
     bool ktime;              /* --stats=time: kstats plus each kernel's time */
+    double timer_wall0;      /* nesl_timer_start's host clock */
     struct NeslKStat { const char *name; long launches; long long rd, wr; double ms, t0; } *kst;
     int nkst, ckst;
     int nsites;

@@ -148,6 +148,15 @@ void nesl_vec_get(NeslRt *rt, const NeslVec *v, int64_t i, void *out)
 
 double nesl_wall(NeslRt *rt) { (void)rt; return nesl_clock(); }
 
+void nesl_timer_start(NeslRt *rt) { nesl_core(rt)->timer_wall0 = nesl_clock(); }
+
+double nesl_timer_stop(NeslRt *rt, double *wall_ms)
+{
+    double ms = (nesl_clock() - nesl_core(rt)->timer_wall0) * 1e3;
+    if (wall_ms) *wall_ms = ms;
+    return ms;
+}
+
 void *nesl_tmp(NeslRt *rt, size_t bytes) { return (char *)new_obj(rt, NESL_OBJ_TMP, bytes) + HDR; }
 
 void *nesl_tmp_zero(NeslRt *rt, size_t bytes)

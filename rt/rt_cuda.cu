@@ -56,6 +56,8 @@ struct NeslRt {
     int fetched;             /* slots whose copy err_fetch has queued */
     unsigned *counter;       /* device: zero between reductions */
     int nsm;
+    cudaEvent_t ev_start, ev_stop;   /* nesl_timer_*, made at first use */
+    bool ev_made;
     const void *grid_fn[NGRIDS];
     int grid_blocks[NGRIDS];
     int ngrids;
@@ -340,6 +342,29 @@ double nesl_wall(NeslRt *rt)
         ck(rt, cudaDeviceSynchronize(), "a kernel");
     err_check(rt);
     return nesl_clock();
+}
+
+void nesl_timer_start(NeslRt *rt)
+{
+    if (!rt->ev_made) {
+        ck(rt, cudaEventCreate(&rt->ev_start), "an event");
+        ck(rt, cudaEventCreate(&rt->ev_stop), "an event");
+        rt->ev_made = true;
+    }
+    rt->core.timer_wall0 = nesl_wall(rt);   /* idle, and earlier errors checked */
+    ck(rt, cudaEventRecord(rt->ev_start, 0), "an event");
+}
+
+double nesl_timer_stop(NeslRt *rt, double *wall_ms)
+{
+    err_fetch(rt, false);   /* the copy of pending error records is the form's work */
+    ck(rt, cudaEventRecord(rt->ev_stop, 0), "an event");
+    ck(rt, cudaEventSynchronize(rt->ev_stop), "a kernel");
+    err_check(rt);
+    if (wall_ms) *wall_ms = (nesl_clock() - rt->core.timer_wall0) * 1e3;
+    float ms = 0;
+    ck(rt, cudaEventElapsedTime(&ms, rt->ev_start, rt->ev_stop), "an event");
+    return ms;
 }
 
 void *nesl_cu_tmp(NeslRt *rt, size_t bytes, bool zero)
@@ -844,6 +869,10 @@ int nesl_rt_free(NeslRt *rt)
     fflush(stdout);
     nesl_release(rt, 0, 0);
     flush_cache(rt);
+    if (rt->ev_made) {
+        cudaEventDestroy(rt->ev_start);
+        cudaEventDestroy(rt->ev_stop);
+    }
     cudaFree(rt->dret);
     cudaFreeHost(rt->hret);
     cudaFree(rt->counter);

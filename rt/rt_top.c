@@ -86,19 +86,26 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The median of the timed runs (the first is a warm-up when there are more). */
-static void report_time(NStr *out, const char *label, double *ms, int runs)
+static double median(double *ms, int runs)
 {
     double *t = runs > 1 ? ms + 1 : ms;
     int n = runs > 1 ? runs - 1 : runs;
     qsort(t, (size_t)n, sizeof *t, cmp_double);
-    double med = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-    nstr_printf(out, "nesl-time form %s: %.3f ms (%d runs)\n", label, med, runs);
+    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* wall: the host clock's times (nesl_timer_stop), or NULL */
+static void report_time(NStr *out, const char *label, double *ms, double *wall, int runs)
+{
+    nstr_printf(out, "nesl-time form %s: %.3f ms (%d runs", label, median(ms, runs), runs);
+    if (wall) nstr_printf(out, "; wall %.3f ms", median(wall, runs));
+    nstr_printf(out, ")\n");
 }
 
 void nesl_report_time(NeslRt *rt, const char *label, double *ms, int runs)
 {
     NStr s = { 0 };
-    report_time(&s, label, ms, runs);
+    report_time(&s, label, ms, NULL, runs);
     (void)rt;
     fflush(stdout);
     fputs(s.s, stderr);
@@ -109,7 +116,7 @@ void nesl_report_time(NeslRt *rt, const char *label, double *ms, int runs)
 static bool run_value_form(NeslRt *rt, NeslHost *h, const NeslForm *f)
 {
     int repeat = nesl_repeat(rt), runs = repeat > 0 && f->name ? repeat : 1;
-    double *ms = calloc((size_t)runs, sizeof *ms);
+    double *ms = calloc((size_t)runs * 2, sizeof *ms), *wall = ms + runs;
     NeslComp *res = calloc((size_t)f->ncomps + 1, sizeof *res);
     size_t mark = nesl_mark(rt);
     NPool pool = { 0 };
@@ -131,9 +138,9 @@ static bool run_value_form(NeslRt *rt, NeslHost *h, const NeslForm *f)
     for (int r = 0; r < runs; r++) {
         h->rng = NESL_RNG_SEED;
         h->quiet = r < runs - 1;
-        double t0 = nesl_wall(rt);
+        nesl_timer_start(rt);
         f->run(rt, res);
-        ms[r] = (nesl_wall(rt) - t0) * 1e3;
+        ms[r] = nesl_timer_stop(rt, &wall[r]);
         if (r < runs - 1) nesl_release(rt, mark, 0);
     }
     h->quiet = false;
@@ -169,7 +176,7 @@ static bool run_value_form(NeslRt *rt, NeslHost *h, const NeslForm *f)
         nv_format(&s, v, t, false, nesl_float32(rt), h->p->print_length);
         nv_print_result(stdout, f->name, s.s, f->type);
         free(s.s);
-        if (repeat > 0) report_time(&h->times, f->label, ms, runs);
+        if (repeat > 0) report_time(&h->times, f->label, ms, wall, runs);
     }
     h->in_form = false;
     nesl_release_keep(rt, mark, nkeep, keep);
