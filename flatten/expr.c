@@ -805,7 +805,11 @@ static FVal fl_apply(Fl *F, const Ctx *cx, Expr *e)
     Expr *fn = e->a;
     if (fn->kind == EX_VAR) {
         switch (fn->ref) {
-        case REF_FUN: return fl_apply_fun(F, cx, fn->fun, fl_expr(F, cx, e->b), e->span);
+        case REF_FUN: {
+            FVal looped;
+            if (fl_loop_call_seq(F, cx, fn->fun, e->b, e->span, &looped)) return looped;
+            return fl_apply_fun(F, cx, fn->fun, fl_expr(F, cx, e->b), e->span);
+        }
         case REF_PRIM: {
             int k = prim_info[fn->prim].arity;
             FVal args[4];

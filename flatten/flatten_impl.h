@@ -200,6 +200,10 @@ FVal fl_select(Fl *F, const Ctx *cx, Type *t, Sym flags, FVal a, FVal b);
 /* The lifted call f(arg) as one MAP whose thunk loops (iterate); false,
  * emitting nothing, when f is not scalar tail-recursive code. */
 bool fl_loop_call(Fl *F, const Ctx *cx, FunDecl *f, FVal arg, FVal *out);
+/* The same for a call f (argx) with a sequence among the argument's tuple
+ * components that every self call passes on unchanged (Barnes-Hut's walk):
+ * evaluates argx only when it makes the loop. */
+bool fl_loop_call_seq(Fl *F, const Ctx *cx, FunDecl *f, Expr *argx, Span sp, FVal *out);
 
 /* ---- prims.c ---- */
 /* The scalar λcu expression of an element-wise primitive on operands x. */
@@ -209,6 +213,11 @@ FVal fl_range(Fl *F, const Ctx *cx, FVal lo, FVal hi, FVal step, Span sp);
 FVal fl_prim(Fl *F, const Ctx *cx, int prim, Type *inst, int nargs, FVal *args, Span sp);
 /* Split a k-tuple argument into its top-level components. */
 void fl_split_args(Fl *F, FVal arg, int k, FVal *out);
+
+/* A partial primitive's failure condition on operands x (NULL: it cannot
+ * fail), and its NESL error kind for guard (nesl_scalar.h). */
+LcuExpr *fl_scalar_fails(Fl *F, int prim, Type *t0, LcuExpr **x);
+int fl_guard_kind(int prim);
 
 /* ---- program.c ---- */
 Sym fl_request_fun(Fl *F, FunDecl *fun, bool lifted);

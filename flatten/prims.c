@@ -181,6 +181,14 @@ static LcuExpr *scalar_fails(Fl *F, int prim, Type *t0, LcuExpr **x, const char 
     }
 }
 
+LcuExpr *fl_scalar_fails(Fl *F, int prim, Type *t0, LcuExpr **x)
+{
+    const char *msg;
+    return scalar_fails(F, prim, t0, x, &msg);
+}
+
+int fl_guard_kind(int prim) { return guard_kind(prim); }
+
 static bool is_elementwise(int prim, int nargs, FVal *a)
 {
     switch (prim) {
