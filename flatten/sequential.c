@@ -226,9 +226,10 @@ static LcuExpr *seq_read(Seq *S, const SEnv *env, Expr *e, int depth)
     return hoisted(S, h);
 }
 
-/* let (x1, ..., xn) = rhs in body, the xs bound to the pattern; in tail
- * position each binding's partial operations are checked before it. */
-static LcuExpr *seq_let(Seq *S, const SEnv *env, Expr *e, int i, bool tail, int depth)
+/* let (x1, ..., xn) = rhs in body from binding i on, the xs bound to the
+ * pattern; in tail position each binding's partial operations are checked
+ * before it. */
+static LcuExpr *seq_let_from(Seq *S, const SEnv *env, Expr *e, int i, bool tail, int depth)
 {
     if (i == e->nbinds) return tail ? seq_tail(S, env, e->a, depth) : seq_expr(S, env, e->a, false, depth);
     LetBind *lb = &e->binds[i];
@@ -241,10 +242,23 @@ static LcuExpr *seq_let(Seq *S, const SEnv *env, Expr *e, int i, bool tail, int 
     LcuExpr **c = arena_alloc(S->F->a, sizeof *c * (size_t)n);
     Sym *xs = fresh_syms(S->F, n, "s", c);
     if (!bind_pattern(S, &env, lb->pat, n, c)) return NULL;
-    LcuExpr *body = seq_let(S, env, e, i + 1, tail, depth);
+    LcuExpr *body = seq_let_from(S, env, e, i + 1, tail, depth);
     if (!body) return NULL;
     LcuExpr *let = lcu_e_let(S->F->a, e->span, lcu_bind(S->F->a, lb->pat->span, n, xs, NULL, rhs), body);
     return tail ? wrap_hoists(S, &hs, let) : let;
+}
+
+/* Not in tail position a let takes no partial operations: checked before
+ * the expression that holds the let, their operands could name its
+ * variables. */
+static LcuExpr *seq_let(Seq *S, const SEnv *env, Expr *e, int i, bool tail, int depth)
+{
+    if (tail) return seq_let_from(S, env, e, i, true, depth);
+    PtrVec *outer = S->hoist;
+    S->hoist = NULL;
+    LcuExpr *r = seq_let_from(S, env, e, i, false, depth);
+    S->hoist = outer;
+    return r;
 }
 
 /* A primitive applied to nargs operand expressions; NULL unless it is
