@@ -329,7 +329,7 @@ distclean: clean
 
 FORCE:
 
--include $(OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(wildcard $(BUILD)/fuzz_*.d)
+-include $(OBJS:.o=.d) $(GEN_OBJS:.o=.d) $(RT_OBJS:.o=.d) $(RT_CUDA_OBJS:.o=.d) $(UNIT_BINS:=.d) $(wildcard $(BUILD)/fuzz_*.d)
 
 # ---- benchmarks (bench/README.md) -------------------------------------------
 include bench/bench.mk
