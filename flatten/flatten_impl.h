@@ -218,6 +218,9 @@ void fl_split_args(Fl *F, FVal arg, int k, FVal *out);
  * fail), and its NESL error kind for guard (nesl_scalar.h). */
 LcuExpr *fl_scalar_fails(Fl *F, int prim, Type *t0, LcuExpr **x);
 int fl_guard_kind(int prim);
+/* let g = guard (true, SITE, KIND) in value: where an element fails, the
+ * error recorded (λcu's guard) and a harmless value. */
+LcuExpr *fl_guard_fail(Fl *F, LcuExpr *site, int kind, LcuExpr *value, Span sp);
 
 /* ---- program.c ---- */
 Sym fl_request_fun(Fl *F, FunDecl *fun, bool lifted);

@@ -155,14 +155,12 @@ static int guard_kind(int prim)
     }
 }
 
-/* let g = guard (true, SITE, KIND) in 0: where an element fails, the
- * error recorded (λcu's guard) and a harmless value. */
-static LcuExpr *guard_fail(Fl *F, LcuExpr *site, int kind, LcuBase b, Span sp)
+LcuExpr *fl_guard_fail(Fl *F, LcuExpr *site, int kind, LcuExpr *value, Span sp)
 {
     Sym *us = arena_alloc(F->a, sizeof *us);
     us[0] = fl_fresh(F, "g");
     LcuExpr *args[3] = { X_bool(F, true), site, X_int(F, kind) };
-    return lcu_e_let(F->a, sp, lcu_bind(F->a, sp, 1, us, NULL, X_call(F, "guard", 3, args)), X_default(F, b));
+    return lcu_e_let(F->a, sp, lcu_bind(F->a, sp, 1, us, NULL, X_call(F, "guard", 3, args)), value);
 }
 
 /* The failure condition of a partial primitive, or NULL. */
@@ -237,7 +235,7 @@ static FVal elementwise(Fl *F, const Ctx *cx, int prim, Type *rt, int k, FVal *a
              * the element fails, instead of a reduction of the failure
              * flags and a host round trip before the MAP
              * (doc/flattening.md, "Runtime errors") */
-            LcuExpr *g = guard_fail(F, site, guard_kind(prim), rb, sp);
+            LcuExpr *g = fl_guard_fail(F, site, guard_kind(prim), X_default(F, rb), sp);
             return vec1(F, rt, true, fl_map(F, rb, i, X_if(F, fails, g, fl_scalar_op(F, prim, a[0].type, t1, x)), n));
         }
         /* library code: the site is its caller's, a parameter */
@@ -374,7 +372,7 @@ static FVal p_elt(Fl *F, const Ctx *cx, Type *rt, FVal a, FVal i, Span sp)
         LcuExpr *site = fl_site(F, cx, sp);
         if (is_scalar(et) && site->kind == LE_INT) {   /* a guarded gather: as elementwise's partial primitives */
             LcuBase b = base_of(et);
-            LcuExpr *g = guard_fail(F, site, NESL_G_INDEX, b, sp);
+            LcuExpr *g = fl_guard_fail(F, site, NESL_G_INDEX, X_default(F, b), sp);
             return vec1(F, rt, true, fl_map(F, b, j, X_if(F, bad, g, X_idx(F, a.c[0], ij)), N));
         }
         check_any(F, cx, sp, j, bad, N, msg);

@@ -80,12 +80,12 @@ static LcuExpr *seq_expr(Seq *S, const SEnv *env, Expr *e, bool tail, int depth)
 static LcuExpr *seq_let(Seq *S, const SEnv *env, Expr *e, int i, bool tail, int depth);
 
 /* Components (λcu expressions) of a value of type t as one expression. */
-static LcuExpr *tuple_of(Seq *S, int n, LcuExpr **c)
+static LcuExpr *tuple_of(Fl *F, int n, LcuExpr **c)
 {
     if (n == 1) return c[0];
-    LcuExpr **v = arena_alloc(S->F->a, sizeof *v * (size_t)n);
+    LcuExpr **v = arena_alloc(F->a, sizeof *v * (size_t)n);
     memcpy(v, c, sizeof *v * (size_t)n);
-    return lcu_e_tuple(S->F->a, (Span){ 0 }, n, v);
+    return lcu_e_tuple(F->a, (Span){ 0 }, n, v);
 }
 
 /* Bind pattern p to the n flat components c; NULL where p is not scalar. */
@@ -95,7 +95,7 @@ static bool bind_pattern(Seq *S, const SEnv **env, Pattern *p, int n, LcuExpr **
     case PAT_VAR: {
         SEnv *s = arena_alloc(S->F->a, sizeof *s);
         s->b = p->binder;
-        s->v = tuple_of(S, n, c);
+        s->v = tuple_of(S->F, n, c);
         s->seq = NULL;
         s->next = *env;
         *env = s;
@@ -138,7 +138,7 @@ static LcuExpr *default_result(Seq *S)
     flat_layout(S->F->a, type_prune(S->self->type)->res, false, &ts);
     LcuExpr **c = arena_alloc(S->F->a, sizeof *c * (size_t)(ts.len ? ts.len : 1));
     for (int k = 0; k < ts.len; k++) c[k] = X_default(S->F, ((const LcuType *)ts.items[k])->base);
-    return tuple_of(S, ts.len, c);
+    return tuple_of(S->F, ts.len, c);
 }
 
 /* A partial operation of the loop body (a primitive that may fail, or a
@@ -174,7 +174,7 @@ static LcuExpr *hoisted(Seq *S, Hoist *h)
     LcuExpr **c = arena_alloc(S->F->a, sizeof *c * (size_t)h->nt);
     h->ts = fresh_syms(S->F, h->nt, "t", c);
     ptrvec_push(S->F->a, S->hoist, h);
-    return tuple_of(S, h->nt, c);
+    return tuple_of(S->F, h->nt, c);
 }
 
 static LcuExpr *wrap_hoists(Seq *S, PtrVec *hs, LcuExpr *inner)
@@ -184,9 +184,7 @@ static LcuExpr *wrap_hoists(Seq *S, PtrVec *hs, LcuExpr *inner)
         Hoist *h = hs->items[k];
         LcuExpr *ok = lcu_e_let(F->a, h->sp, lcu_bind(F->a, h->sp, h->nt, h->ts, NULL, h->value), inner);
         LcuExpr *site = S->emit ? fl_site(F, S->cx, h->sp) : X_int(F, 0);
-        Sym *g = fresh_syms(F, 1, "g", NULL);
-        LcuExpr *gargs[3] = { X_bool(F, true), site, X_int(F, h->kind) };
-        LcuExpr *fail = lcu_e_let(F->a, h->sp, lcu_bind(F->a, h->sp, 1, g, NULL, X_call(F, "guard", 3, gargs)), default_result(S));
+        LcuExpr *fail = fl_guard_fail(F, site, h->kind, default_result(S), h->sp);
         LcuExpr *e = X_if(F, h->fails, fail, ok);
         for (int j = h->nops - 1; j >= 0; j--) e = lcu_e_let(F->a, h->sp, lcu_bind(F->a, h->sp, 1, h->ops + j, NULL, h->opv[j]), e);
         inner = e;
@@ -222,7 +220,7 @@ static LcuExpr *seq_read(Seq *S, const SEnv *env, Expr *e, int depth)
     h->nt = q->ncomp;
     LcuExpr **rd = arena_alloc(F->a, sizeof *rd * (size_t)q->ncomp);
     for (int k = 0; k < q->ncomp; k++) rd[k] = X_idx_in(F, q->comps[k], X_bin(F, LOP_ADD, X_var(F, q->base), x));
-    h->value = tuple_of(S, q->ncomp, rd);
+    h->value = tuple_of(S->F, q->ncomp, rd);
     return hoisted(S, h);
 }
 
@@ -331,12 +329,12 @@ static LcuExpr *seq_global(Seq *S, Expr *e)
     if (n < 1) return NULL;
     if (!S->emit) {
         fresh_syms(S->F, n, "gl", c);
-        return tuple_of(S, n, c);
+        return tuple_of(S->F, n, c);
     }
     FVal g = fl_expr(S->F, S->cx, e);
     if (g.lifted || g.n != n) ICE("flatten: a global's %d components in a loop, %d expected", g.n, n);
     for (int k = 0; k < n; k++) c[k] = X_var(S->F, g.c[k]);
-    return tuple_of(S, n, c);
+    return tuple_of(S->F, n, c);
 }
 
 static LcuExpr *seq_expr(Seq *S, const SEnv *env, Expr *e, bool tail, int depth)
@@ -437,8 +435,7 @@ static LcuExpr *loop_body(Seq *S, Sym **xs, int *n)
 static FVal loop_map(Fl *F, const Ctx *cx, FunDecl *f, Sym i, int n, Sym *xs, LcuExpr **init, LcuExpr *body,
                      int npre, Sym *pre, LcuExpr **pre_e)
 {
-    Seq S = { F, cx, f, 0, NULL, NULL, true, NULL, 0 };
-    LcuExpr *loop = lcu_e_loop(F->a, f->span, lcu_bind(F->a, f->span, n, xs, NULL, tuple_of(&S, n, init)), body);
+    LcuExpr *loop = lcu_e_loop(F->a, f->span, lcu_bind(F->a, f->span, n, xs, NULL, tuple_of(F, n, init)), body);
     for (int k = npre - 1; k >= 0; k--)
         loop = lcu_e_let(F->a, f->span, lcu_bind(F->a, f->span, 1, pre + k, NULL, pre_e[k]), loop);
     Type *rt = type_prune(f->type)->res;

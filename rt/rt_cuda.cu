@@ -250,15 +250,21 @@ void nesl_tgt_free_obj(NeslRt *rt, NeslObj *o)
 }
 
 /* ---- objects ---- */
-NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
+/* A vector object owning the device block d. */
+static NeslVec *vec_adopt(NeslRt *rt, NeslBase b, int64_t len, DBuf d)
 {
-    if (len < 0 || (uint64_t)len > ((uint64_t)1 << 40)) nesl_fail(rt, "out of memory (a vector of %lld elements)", (long long)len);
     CuVec *v = (CuVec *)new_obj(rt, NESL_OBJ_VEC, sizeof(CuVec));
-    v->d = dev_get(rt, nesl_base_size(b) * (size_t)len);
+    v->d = d;
     v->v.base = b;
     v->v.len = len;
     v->v.data = v->d.p;
     return &v->v;
+}
+
+NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
+{
+    if (len < 0 || (uint64_t)len > ((uint64_t)1 << 40)) nesl_fail(rt, "out of memory (a vector of %lld elements)", (long long)len);
+    return vec_adopt(rt, b, len, dev_get(rt, nesl_base_size(b) * (size_t)len));
 }
 
 NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len)
@@ -419,17 +425,22 @@ NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs)
 }
 
 /* ---- segment descriptors on the device ---- */
-/* The lengths shifted by one for the scan into offsets; a negative length
- * is make_sd's error, recorded for the deferred check (e: NULL where the
- * lengths were checked before). */
+/* Length g of n (0 past the end); a negative length is make_sd's error,
+ * recorded for the deferred check (e: NULL where the lengths were checked
+ * before). */
+static __device__ int32_t sd_len(const int32_t *lens, int64_t g, int64_t n, NeslDErr *e)
+{
+    int32_t l = g < n ? lens[g] : 0;
+    if (l < 0 && e) nesl_derr_rec(e, g, NESL_E_SDLEN, l, 0, 0);
+    return l;
+}
+
+/* The lengths shifted by one for the scan into offsets. */
 __global__ static void k_lens64(const int32_t *lens, int64_t n, int64_t *offs, NeslDErr *e)
 {
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
-        int32_t l = g == 0 ? 0 : lens[g - 1];
-        if (l < 0 && e) nesl_derr_rec(e, g - 1, NESL_E_SDLEN, l, 0, 0);
-        offs[g] = l;
-    }
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride)
+        offs[g] = g == 0 ? 0 : sd_len(lens, g - 1, n, e);
 }
 
 /* The offsets of at most SD_SMALL segments in one launch of one block (no
@@ -444,11 +455,7 @@ __global__ static void k_sd_offs_small(const int32_t *lens, int64_t n, int64_t *
     int64_t v[SD_SMALL_ITEMS], total;
     int64_t g0 = (int64_t)threadIdx.x * SD_SMALL_ITEMS;
 #pragma unroll
-    for (int k = 0; k < SD_SMALL_ITEMS; k++) {
-        int32_t l = g0 + k < n ? lens[g0 + k] : 0;
-        if (l < 0 && e) nesl_derr_rec(e, g0 + k, NESL_E_SDLEN, l, 0, 0);
-        v[k] = l;
-    }
+    for (int k = 0; k < SD_SMALL_ITEMS; k++) v[k] = sd_len(lens, g0 + k, n, e);
     Scan(tmp).ExclusiveSum(v, v, total);
 #pragma unroll
     for (int k = 0; k < SD_SMALL_ITEMS; k++)
@@ -568,7 +575,7 @@ __global__ static void k_segids_uniform(int32_t l, int64_t total, int32_t *ids)
 {
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride)
-        ids[i] = (int32_t)((uint32_t)i / (uint32_t)l);
+        ids[i] = nesl_div_in((int32_t)i, l);
 }
 
 /* The offsets, as an exclusive scan of the lengths on the device; the
@@ -593,15 +600,13 @@ static void sd_scan(NeslRt *rt, CuSd *s, bool check)
     k_lens64<<<(unsigned)grid_for(rt, (const void *)k_lens64, n + 1), NESL_BLOCK>>>(s->s.lens, n, o, e);
     nesl_cu_launched(rt, "segment offsets");
     if (check) nesl_cu_raise(rt);
-    {
-        size_t bytes = 0;
-        cub::DeviceScan::InclusiveSum(NULL, bytes, o + 1, o + 1, (int)n);
-        size_t mark = nesl_mark(rt);
-        void *tmp = nesl_cu_tmp(rt, bytes, false);
-        cub::DeviceScan::InclusiveSum(tmp, bytes, o + 1, o + 1, (int)n);
-        nesl_cu_launched(rt, "segment offsets");
-        nesl_release(rt, mark, 0);
-    }
+    size_t bytes = 0;
+    cub::DeviceScan::InclusiveSum(NULL, bytes, o + 1, o + 1, (int)n);
+    size_t mark = nesl_mark(rt);
+    void *tmp = nesl_cu_tmp(rt, bytes, false);
+    cub::DeviceScan::InclusiveSum(tmp, bytes, o + 1, o + 1, (int)n);
+    nesl_cu_launched(rt, "segment offsets");
+    nesl_release(rt, mark, 0);
 }
 
 const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *cs)
@@ -680,13 +685,9 @@ NeslVec *nesl_offsets(NeslRt *rt, NeslSd *cs)
     CuSd *s = (CuSd *)cs;
     const int64_t *o = nesl_sd_offs(rt, cs);
     if (s->offs32.p) {   /* no launch: quicksort asks for a dozen offsets per level */
-        CuVec *v = (CuVec *)new_obj(rt, NESL_OBJ_VEC, sizeof(CuVec));
-        v->d = s->offs32;
+        NeslVec *v = vec_adopt(rt, NESL_INT, cs->nsegs, s->offs32);
         s->offs32 = (DBuf){ NULL, -1 };
-        v->v.base = NESL_INT;
-        v->v.len = cs->nsegs;
-        v->v.data = v->d.p;
-        return &v->v;
+        return v;
     }
     NeslVec *v = nesl_vec_new(rt, NESL_INT, cs->nsegs);
     if (cs->nsegs > 0) {
