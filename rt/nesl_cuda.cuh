@@ -53,6 +53,10 @@ typedef struct NeslDErr {
     int local;   /* a thread's own record in registers (nesl_derr_local), merged by nesl_derr_merge */
     long long it, a, b;
     const char *name;
+    /* A device slot's pointer to the runtime's flag in mapped host memory
+     * (0 in a thread's own record): a record sets it, so the host reads
+     * the slots only after a launch failed (rt_cuda.cu, err_check) */
+    volatile int *any;
 } NeslDErr;
 
 NESL_C_BEGIN
@@ -117,6 +121,7 @@ static __device__ __noinline__ void nesl_derr_rec_shared(NeslDErr *e, int64_t it
         nesl_derr_fill(e, it, code, a, b, name);
         __threadfence();
         e->set = 1;
+        if (e->any) *e->any = 1;
     }
     __threadfence();
     atomicExch(&e->lock, 0);
@@ -148,6 +153,7 @@ static __device__ __forceinline__ NeslDErr nesl_derr_local(void)
     l.local = 1;
     l.it = l.a = l.b = 0;
     l.name = 0;
+    l.any = 0;
     return l;
 }
 
@@ -372,11 +378,13 @@ template <int ITEMS, class S> static void nesl_cu_map_n(NeslRt *rt, const S &s, 
 
 template <class S> static void nesl_cu_map(NeslRt *rt, const S &s, int64_t n) { nesl_cu_map_n<NESL_MAP_ITEMS>(rt, s, n); }
 
-/* ---- MAP of a thunk that loops: one element per thread, a block per
- * NESL_BLOCK elements.  Its elements cost unequal time (mandelbrot's
- * pixels take 1 to 256 iterations); the hardware hands out blocks as SMs
- * free up, where nesl_k_map's grid-stride loop over an occupancy-sized
- * grid fixes each thread's share in advance ---- */
+/* ---- MAP of a thunk that loops or is large: one element per thread, a
+ * block per NESL_BLOCK elements.  A loop's elements cost unequal time
+ * (mandelbrot's pixels take 1 to 256 iterations); the hardware hands out
+ * blocks as SMs free up, where nesl_k_map's grid-stride loop over an
+ * occupancy-sized grid fixes each thread's share in advance.  A large
+ * thunk keeps a thread busy with one element, and four copies of it only
+ * add registers (Black-Scholes: see cudagen/skel_cuda.c) ---- */
 template <class S> __global__ void nesl_k_map_each(S s, int64_t n, NeslDErr *e)
 {
     int64_t i = (int64_t)blockIdx.x * NESL_BLOCK + threadIdx.x;
@@ -391,11 +399,6 @@ template <class S> static void nesl_cu_map_each(NeslRt *rt, const S &s, int64_t 
     nesl_cu_launched(rt, "MAP");
 }
 
-/* ---- MAP of a large thunk, one element a thread in the grid-stride
- * loop: its own work keeps a thread busy, and four copies of it only add
- * registers.  Black-Scholes, H100: 0.115-0.121 ms, against 0.164 with four
- * elements and 0.138 with a thread per element (nesl_cu_map_each) ---- */
-template <class S> static void nesl_cu_map_heavy(NeslRt *rt, const S &s, int64_t n) { nesl_cu_map_n<1>(rt, s, n); }
 
 /* ---- a MAP carried by another SOAC's pass: pulling element i of the
  * wrapped functor S also stores element i of the MAP M (for SOACs that
