@@ -285,6 +285,7 @@ static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Optio
     }
     if (!check_built(c->arena, c->names, fp->flan, "flattened (Flan)")) return 3;
     if (o->emit == EMIT_FLAN) return 0;
+    if (o->opt_level > 0) lcu_inline_index_maps(c->arena, c->names, fp->flan);
     LcuProgram *k = lcu_form_kernels(c->arena, c->names, fp->flan);
     if (!check_built(c->arena, c->names, k, "kernel-formed λcu")) return 3;
     if (!(k = optimize(c->arena, c->names, k, o, out))) return 3;

@@ -352,6 +352,11 @@ LcuProgram *lcu_form_kernels(Arena *a, Interner *in, const LcuProgram *flan);
  * lengths, totals and segment ids. */
 void lcu_prune_dead(Arena *a, LcuProgram *p);
 
+/* Flan: a MAP whose element is small arithmetic of its index (a range) is
+ * recomputed by the thunks that read it in range, `#` of it becomes its
+ * size, and the MAP is dropped once nothing reads it (lcu_index_maps.c). */
+void lcu_inline_index_maps(Arena *a, Interner *in, LcuProgram *p);
+
 /* ---- the names of a tree (lcu_names.c) ----
  * fn(ctx, x, free) for every name the tree reads, in evaluation order
  * (free: not bound inside the tree), and for every name it binds (free =
