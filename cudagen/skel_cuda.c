@@ -479,6 +479,42 @@ static void scalar_outs(Functor *f, CExpr *r)
  * element a thread in an occupancy-sized grid's stride loop. */
 #define MAP_HEAVY_NODES 100
 
+/* The row length l of a grid the MAP of param runs over, when its body
+ * reads the row `div_in (param, l)` of a CPU-level l (a uniform
+ * descriptor's segment ids, doc/flattening.md), else NULL. */
+static const LcuExpr *grid_row_length(const LcuExpr *e, Sym param)
+{
+    const LcuExpr *r = NULL;
+    switch (e->kind) {
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN: case LE_STRING:
+        return NULL;
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
+        for (int i = 0; i < e->u.tuple.n && !r; i++) r = grid_row_length(e->u.tuple.elems[i], param);
+        return r;
+    case LE_LET: case LE_LOOP:
+        r = grid_row_length(e->u.let.bind->rhs, param);
+        return r ? r : grid_row_length(e->u.let.body, param);
+    case LE_IF:
+        r = grid_row_length(e->u.if_.cond, param);
+        if (!r) r = grid_row_length(e->u.if_.then_e, param);
+        return r ? r : grid_row_length(e->u.if_.else_e, param);
+    case LE_BINOP:
+        r = grid_row_length(e->u.bin.l, param);
+        return r ? r : grid_row_length(e->u.bin.r, param);
+    case LE_UNOP: return grid_row_length(e->u.un.e, param);
+    case LE_INDEX: return grid_row_length(e->u.index.idx, param);
+    case LE_CALL:
+        if (!strcmp(e->u.call.name, "div_in") && e->u.call.nargs == 2 && is_var(e->u.call.args[0], param) &&
+            e->u.call.args[1]->kind == LE_VAR)
+            return e->u.call.args[1];
+        for (int i = 0; i < e->u.call.nargs && !r; i++) r = grid_row_length(e->u.call.args[i], param);
+        return r;
+    case LE_RUN: case LE_BLOCK: case LE_SOAC: case LE_LIB:
+        return NULL;
+    }
+    return NULL;
+}
+
 static void cu_map(Gen *g, SoacGen *s)
 {
     CExpr *d[s->n];
@@ -486,9 +522,16 @@ static void cu_map(Gen *g, SoacGen *s)
     Functor f = functor_new(g, s);
     m_pull(&f, false);
     m_store(&f, "store", d);
-    const LcuExpr *body = s->soac->args[0]->kind == LA_THUNK ? s->soac->args[0]->u.thunk->body : NULL;
-    const char *launch = body && (lcu_has_loop(body) || lcu_expr_size(body) > MAP_HEAVY_NODES) ? "nesl_cu_map_each" : "nesl_cu_map";
-    cs_expr(g->a, s->blk, cx_calln(g->a, launch, 3, s->rt, capture(&f), s->size));
+    const LcuThunk *t = s->soac->args[0]->kind == LA_THUNK ? s->soac->args[0]->u.thunk : NULL;
+    const LcuExpr *body = t ? t->body : NULL;
+    const LcuExpr *row = body && lcu_has_loop(body) ? grid_row_length(body, t->params[0]) : NULL;
+    const CVal *l = row ? cenv_find(s->pull.env, row->u.var) : NULL;
+    if (l && l->n == 1)
+        cs_expr(g->a, s->blk, cx_calln(g->a, "nesl_cu_map_tiled", 4, s->rt, capture(&f), s->size, l->comps[0]));
+    else {
+        const char *launch = body && (lcu_has_loop(body) || lcu_expr_size(body) > MAP_HEAVY_NODES) ? "nesl_cu_map_each" : "nesl_cu_map";
+        cs_expr(g->a, s->blk, cx_calln(g->a, launch, 3, s->rt, capture(&f), s->size));
+    }
     raise_if(g, s, s->pull.may_fail);
 }
 

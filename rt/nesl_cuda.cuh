@@ -399,6 +399,28 @@ template <class S> static void nesl_cu_map_each(NeslRt *rt, const S &s, int64_t 
     nesl_cu_launched(rt, "MAP");
 }
 
+/* ---- MAP of a thunk that loops, over the rows of a grid of row length l
+ * (its element i is row i / l, column i % l): a block takes a 16 x 16
+ * tile, so a warp's 32 elements are 16 x 2 neighbours, whose loops (the
+ * pixels of an image) run about as long.  Any l covers 0..n-1 once; below
+ * 16 columns a tile would leave threads idle ---- */
+static_assert(NESL_BLOCK == 256, "nesl_k_map_tiled: a block is a 16 x 16 tile");
+template <class S> __global__ void nesl_k_map_tiled(S s, int64_t n, int64_t l, unsigned tiles_x, NeslDErr *e)
+{
+    unsigned b = blockIdx.x, t = threadIdx.x;
+    int64_t col = (int64_t)(b % tiles_x) * 16 + t % 16, row = (int64_t)(b / tiles_x) * 16 + t / 16;
+    int64_t i = row * l + col;
+    if (col < l && i < n) s.store(i, s.pull(i, e));
+}
+
+template <class S> static void nesl_cu_map_tiled(NeslRt *rt, const S &s, int64_t n, int64_t l)
+{
+    int64_t rows = l > 0 ? (n + l - 1) / l : 0, tx = (l + 15) / 16, ty = (rows + 15) / 16;
+    if (n <= 0 || l < 16 || tx * ty > 0x7fffffff) { nesl_cu_map_each(rt, s, n); return; }
+    nesl_k_map_tiled<S><<<(unsigned)(tx * ty), NESL_BLOCK>>>(s, n, l, (unsigned)tx, nesl_cu_derr(rt));
+    nesl_cu_launched(rt, "MAP");
+}
+
 
 /* ---- a MAP carried by another SOAC's pass: pulling element i of the
  * wrapped functor S also stores element i of the MAP M (for SOACs that
