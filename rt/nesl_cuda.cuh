@@ -362,6 +362,7 @@ template <int ITEMS, class S> __global__ void nesl_k_map(S s, int64_t n, NeslDEr
             for (int k = 0; k < ITEMS; k++) s.store(lo + k * NESL_BLOCK, r[k]);
             nesl_derr_merge(e, le);
         } else {
+#pragma unroll 1   /* at most ITEMS - 1 rounds; unrolled, ptxas miscompiled one (nesl_scalar.h) */
             for (int64_t i = lo; i < n; i += NESL_BLOCK) s.store(i, s.pull(i, e));
         }
     }

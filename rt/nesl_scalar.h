@@ -26,26 +26,31 @@ static inline NESL_HD int32_t nesl_isub(int32_t a, int32_t b) { return nesl_wrap
 static inline NESL_HD int32_t nesl_imul(int32_t a, int32_t b) { return nesl_wrap32((uint32_t)a * (uint32_t)b); }
 static inline NESL_HD int32_t nesl_ineg(int32_t a) { return nesl_isub(0, a); }
 
-/* Truncating division, b != 0.  In 64 bits INT_MIN / -1 does not overflow;
- * it wraps back to INT_MIN. */
+/* Division and remainder stay in 32 bits: b == -1 is the one case whose C
+ * operation overflows (INT_MIN / -1), and its answers are known.  (They
+ * were 64-bit operations until ptxas (CUDA 13.0, -O3) computed some
+ * elements of `rem (i * 9973 + 7, 997)` wrong in MAP's unrolled tail loop:
+ * tests/codegen/rem_range.nesl.) */
+
+/* Truncating division, b != 0; INT_MIN / -1 wraps back to INT_MIN. */
 static inline NESL_HD int32_t nesl_idiv(int32_t a, int32_t b)
 {
-    return nesl_wrap32((uint32_t)((int64_t)a / b));
+    return b == -1 ? nesl_isub(0, a) : a / b;
 }
 
 /* rem: C's remainder, the sign of a (x rem -1 = 0); b != 0. */
 static inline NESL_HD int32_t nesl_rem(int32_t a, int32_t b)
 {
-    return (int32_t)((int64_t)a % b);
+    return b == -1 ? 0 : a % b;
 }
 
 /* mod: the sign of b; b != 0. */
 static inline NESL_HD int32_t nesl_mod(int32_t a, int32_t b)
 {
-    int64_t r = (int64_t)a % b;
+    int32_t r = nesl_rem(a, b);
     if (r != 0 && ((r < 0) != (b < 0)))
-        r += b;
-    return (int32_t)r;
+        r += b;   /* opposite signs: no overflow */
+    return r;
 }
 
 static inline NESL_HD int32_t nesl_iabs(int32_t a) { return a < 0 ? nesl_ineg(a) : a; }
