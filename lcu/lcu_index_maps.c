@@ -92,8 +92,12 @@ static int count_reads(const LcuExpr *e, Sym x)
         for (int i = 0; i < e->u.call.nargs; i++) n += count_reads(e->u.call.args[i], x);
         return n;
     }
-    default: return 0;   /* index_arith admits nothing else */
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_TUPLE: case LE_LET: case LE_INDEX:
+    case LE_LEN: case LE_VECLIT: case LE_RUN: case LE_BLOCK: case LE_STRING: case LE_SOAC: case LE_LIB: case LE_LOOP:
+    case LE_RECUR:
+        return 0;   /* a literal, or a form index_arith does not admit */
     }
+    return 0;
 }
 
 /* A copy of an index_arith expression with `by` for reads of x. */
@@ -117,7 +121,11 @@ static LcuExpr *copy_with(Arena *a, const LcuExpr *e, Sym x, LcuExpr *by)
         c->u.call.args = arena_alloc(a, sizeof *c->u.call.args * (size_t)e->u.call.nargs);
         for (int i = 0; i < e->u.call.nargs; i++) c->u.call.args[i] = copy_with(a, e->u.call.args[i], x, by);
         break;
-    default: break;   /* a leaf */
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_VAR:
+        break;   /* a leaf */
+    case LE_UNIT: case LE_TUPLE: case LE_LET: case LE_INDEX: case LE_LEN: case LE_VECLIT: case LE_RUN: case LE_BLOCK:
+    case LE_STRING: case LE_SOAC: case LE_LIB: case LE_LOOP: case LE_RECUR:
+        ICE("copy_with: a form index_arith does not admit");
     }
     return c;
 }
