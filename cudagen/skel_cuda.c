@@ -681,7 +681,7 @@ static void cu_permute(Gen *g, SoacGen *s, bool seg)
         CExpr *sd = s->sd->comps[0];
         offs = rt_call(g, s, "nesl_sd_offs", 1, sd);
         ids = rt_call(g, s, "nesl_sd_segids", 1, sd);
-        lens = cx_arrow(a, sd, "lens");
+        lens = rt_call(g, s, "nesl_sd_lens", 1, sd);   /* a dist_sd writes its lengths when asked */
     }
     CExpr *args[7] = { s->rt, fv, s->size, bool_lit(g, s->pull.may_fail), offs, ids, lens };
     cs_expr(a, s->blk, cx_call(a, "nesl_cu_permute", 7, args));

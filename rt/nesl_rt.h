@@ -128,6 +128,7 @@ void *nesl_tmp_zero(NeslRt *rt, size_t bytes);
 NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs);                /* lens to be filled in */
 const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *s);
 const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *s);
+const int32_t *nesl_sd_lens(NeslRt *rt, NeslSd *s);            /* s->lens, written if a runtime defers it */
 int64_t nesl_sd_total(NeslRt *rt, NeslSd *s);
 
 /* ---- host access: code that runs on the CPU whatever the target (printing,

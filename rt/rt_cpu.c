@@ -189,6 +189,12 @@ const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *s)
 
 int64_t nesl_sd_total(NeslRt *rt, NeslSd *s) { return nesl_sd_offs(rt, s)[s->nsegs]; }
 
+const int32_t *nesl_sd_lens(NeslRt *rt, NeslSd *s)
+{
+    (void)rt;
+    return s->lens;
+}
+
 const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *s)
 {
     if (!s->segids) {

@@ -28,9 +28,10 @@ typedef struct FreeBlk { void *p; struct FreeBlk *next; } FreeBlk;
 /* Host wrappers: the public struct first, then what the runtime keeps. */
 typedef struct CuVec { NeslVec v; DBuf d; void *host; size_t host_cap; } CuVec;
 /* ulen: the length of every segment of a dist_sd descriptor, else -1;
+ * unfilled: a dist_sd whose lens and offs are not written yet (sd_fill);
  * offs32: the offsets as ints, made with offs by the one-block scan, and
  * handed to the first offsets (s) vector (then empty) */
-typedef struct CuSd { NeslSd s; DBuf lens, offs, offs32, ids; int64_t total; int32_t *host_lens; int32_t ulen; } CuSd;
+typedef struct CuSd { NeslSd s; DBuf lens, offs, offs32, ids; int64_t total; int32_t *host_lens; int32_t ulen; bool unfilled; } CuSd;
 typedef struct CuTmp { NeslObj obj; DBuf d; } CuTmp;
 
 struct NeslRt {
@@ -337,9 +338,12 @@ void nesl_vec_get(NeslRt *rt, const NeslVec *v, int64_t i, void *out)
     nesl_cu_to_host(rt, out, (const char *)v->data + nesl_base_size(v->base) * (size_t)i, nesl_base_size(v->base));
 }
 
+static void sd_fill(NeslRt *rt, CuSd *s);
+
 const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *cs)
 {
     CuSd *s = (CuSd *)cs;
+    sd_fill(rt, s);
     if (!s->host_lens) {
         s->host_lens = (int32_t *)malloc(sizeof(int32_t) * (size_t)(s->s.nsegs + 1));
         if (!s->host_lens) nesl_fail(rt, "out of memory");
@@ -626,8 +630,15 @@ static void sd_scan(NeslRt *rt, CuSd *s, bool check)
 const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *cs)
 {
     CuSd *s = (CuSd *)cs;
+    sd_fill(rt, s);
     if (!s->offs.p) sd_scan(rt, s, false);
     return (const int64_t *)s->offs.p;
+}
+
+const int32_t *nesl_sd_lens(NeslRt *rt, NeslSd *cs)
+{
+    sd_fill(rt, (CuSd *)cs);
+    return cs->lens;
 }
 
 int64_t nesl_sd_total(NeslRt *rt, NeslSd *cs)
@@ -641,13 +652,13 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
 {
     CuSd *s = (CuSd *)cs;
     if (!s->ids.p) {
-        const int64_t *o = nesl_sd_offs(rt, cs);
         nesl_sd_total(rt, cs);
         s->ids = dev_get(rt, sizeof(int32_t) * (size_t)s->total);
-        if (s->total > 0 && s->ulen > 0) {
+        if (s->total > 0 && s->ulen > 0) {   /* arithmetic: a dist_sd stays unfilled */
             k_segids_uniform<<<(unsigned)grid_for(rt, (const void *)k_segids_uniform, s->total), NESL_BLOCK>>>(s->ulen, s->total, (int32_t *)s->ids.p);
             nesl_cu_launched(rt, "segment ids");
         } else if (s->total > 0) {
+            const int64_t *o = nesl_sd_offs(rt, cs);
             k_segids<<<(unsigned)nesl_cu_grid(rt, (const void *)k_segids, (s->total + SEGID_TILE - 1) / SEGID_TILE), NESL_BLOCK>>>(o, s->s.nsegs, s->total, (int32_t *)s->ids.p);
             nesl_cu_launched(rt, "segment ids");
         }
@@ -669,20 +680,33 @@ NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
     return &s->s;
 }
 
+/* Its lengths and offsets are written when first read (sd_fill): a
+ * uniform descriptor's readers in generated code compute them (doc/
+ * flattening.md), so mandelbrot's timed form launched a kernel for
+ * lengths that only printing reads. */
 NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l)
 {
     nesl_dist_sd_check(rt, n, l);
     CuSd *s = (CuSd *)nesl_sd_new(rt, n);
-    s->offs = dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
-    k_dist_sd<<<(unsigned)grid_for(rt, (const void *)k_dist_sd, (int64_t)n + 1), NESL_BLOCK>>>(l, n, s->s.lens, (int64_t *)s->offs.p);
-    nesl_cu_launched(rt, "segment descriptor");
     s->total = (int64_t)n * l;
     s->ulen = l;
+    s->unfilled = true;
     return &s->s;
+}
+
+static void sd_fill(NeslRt *rt, CuSd *s)
+{
+    if (!s->unfilled) return;
+    s->unfilled = false;
+    int64_t n = s->s.nsegs;
+    s->offs = dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
+    k_dist_sd<<<(unsigned)grid_for(rt, (const void *)k_dist_sd, n + 1), NESL_BLOCK>>>(s->ulen, n, s->s.lens, (int64_t *)s->offs.p);
+    nesl_cu_launched(rt, "segment descriptor");
 }
 
 NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s)
 {
+    sd_fill(rt, (CuSd *)s);
     NeslVec *v = nesl_vec_new(rt, NESL_INT, s->nsegs);
     if (s->nsegs) ck(rt, cudaMemcpy(v->data, s->lens, sizeof(int32_t) * (size_t)s->nsegs, cudaMemcpyDeviceToDevice), "copy");
     return v;
