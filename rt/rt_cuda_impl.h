@@ -1,0 +1,84 @@
+/* rt_cuda_impl.h — what the CUDA runtime's files share (rt_cuda.cu: objects,
+ * the allocator, errors, launches, the runtime object; rt_cuda_sd.cu:
+ * segment descriptors; rt_cuda_rank.cu: the rank library kernels).  Not
+ * part of the interface: generated code sees nesl_rt.h and nesl_cuda.cuh. */
+#ifndef NESL_RT_CUDA_IMPL_H
+#define NESL_RT_CUDA_IMPL_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <cub/cub.cuh>
+#include "rt_core.h"
+#include "nesl_cuda.cuh"
+
+#define NCLASSES (4 * 48)
+#define MIN_EXP 8                     /* 256-byte blocks at least (aligned for any element type) */
+#define NGRIDS 256
+#define NSLOTS 1024                   /* error slots before a forced check */
+#define RET_BYTES 256                 /* the result area before them (nesl_cu_ret) */
+
+/* A device block and its size class (-1: none). */
+typedef struct DBuf { void *p; int cls; } DBuf;
+typedef struct FreeBlk { void *p; struct FreeBlk *next; } FreeBlk;
+
+/* Host wrappers: the public struct first, then what the runtime keeps. */
+typedef struct CuVec { NeslVec v; DBuf d; void *host; size_t host_cap; } CuVec;
+/* ulen: the length of every segment of a dist_sd descriptor, else -1;
+ * unfilled: a dist_sd whose lens and offs are not written yet (sd_fill);
+ * offs32: the offsets as ints, made with offs by the one-block scan, and
+ * handed to the first offsets (s) vector (then empty) */
+typedef struct CuSd { NeslSd s; DBuf lens, offs, offs32, ids; int64_t total; int32_t *host_lens; int32_t ulen; bool unfilled; } CuSd;
+typedef struct CuTmp { NeslObj obj; DBuf d; } CuTmp;
+
+struct NeslRt {
+    NeslCore core;
+    FreeBlk *free_list[NCLASSES];
+    size_t cached, cache_limit;
+    /* Device error records, one slot per group of launches that may fail
+     * (doc/codegen.md, "Deferred error checks"): launches write the slot
+     * nesl_cu_derr gives, nesl_cu_raise moves on to the next slot without
+     * waiting, and the slots are read at the next point where the host
+     * waits for the device anyway (err_fetch ... err_check).  A record
+     * also sets *hany, mapped host memory, so the slots are copied only
+     * when one is set: H100, Black-Scholes 0.094 -> 0.088 ms and
+     * mandelbrot 0.157 -> 0.154 without the copy after each form. */
+    NeslDErr *derr;          /* device: NSLOTS records */
+    NeslDErr *hderr;         /* pinned host memory: their copy */
+    volatile int *hany;      /* mapped pinned host memory: some record is set */
+    /* A kernel's small result for the host (a REDUCE's value, a FILTER's
+     * count) lives in RET_BYTES of pinned memory for its copy: H100, a
+     * one-block kernel's form 18.7 -> 14.9 us, against a pageable copy
+     * (bench/cuda/form_overhead.cu).  The slots follow it in the same
+     * allocations. */
+    char *dret, *hret;       /* device and pinned host: RET_BYTES + the slots */
+    bool ret_busy;           /* nesl_cu_ret gave out dret, not fetched yet */
+    int slot;                /* the slot launches write now */
+    bool slot_used;          /* nesl_cu_derr gave out derr + slot */
+    int fetched;             /* slots whose copy err_fetch has queued */
+    unsigned *counter;       /* device: zero between reductions */
+    int nsm;
+    cudaEvent_t ev_start, ev_stop;   /* nesl_timer_*, made at first use */
+    bool ev_made;
+    const void *grid_fn[NGRIDS];
+    int grid_blocks[NGRIDS];
+    int ngrids;
+};
+
+/* rt_cuda.cu */
+void cu_ck(NeslRt *rt, cudaError_t e, const char *what);   /* a CUDA error is a runtime error */
+DBuf cu_dev_get(NeslRt *rt, size_t n);                    /* a cached device block of n bytes */
+void cu_dev_put(NeslRt *rt, DBuf b);
+void *cu_new_obj(NeslRt *rt, NeslObjKind k, size_t bytes);  /* in the current frame */
+NeslVec *cu_vec_adopt(NeslRt *rt, NeslBase b, int64_t len, DBuf d);
+/* Around a wait for the device: the pending error slots (and with_result
+ * the result area's copy), then, the device idle, their check. */
+void cu_err_fetch(NeslRt *rt, bool with_result);
+void cu_err_check(NeslRt *rt);
+
+/* rt_cuda_sd.cu */
+int64_t cu_grid_for(NeslRt *rt, const void *k, int64_t n);   /* blocks for n elements, one a thread */
+
+#endif

@@ -1,0 +1,337 @@
+/* rt_cuda_sd.cu — segment descriptors on the device (rt_cuda_impl.h):
+ * lengths, offsets by a scan that checks them (one block up to 4096
+ * segments), segment ids by a tiled search, dist_sd's uniform descriptor
+ * written only when read, and the CPU builtins over them. */
+#include "rt_cuda_impl.h"
+
+static void sd_fill(NeslRt *rt, CuSd *s);
+
+const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *cs)
+{
+    CuSd *s = (CuSd *)cs;
+    sd_fill(rt, s);
+    if (!s->host_lens) {
+        s->host_lens = (int32_t *)malloc(sizeof(int32_t) * (size_t)(s->s.nsegs + 1));
+        if (!s->host_lens) nesl_fail(rt, "out of memory");
+        cu_err_fetch(rt, false);
+        if (s->s.nsegs)
+            cu_ck(rt, cudaMemcpy(s->host_lens, s->s.lens, sizeof(int32_t) * (size_t)s->s.nsegs, cudaMemcpyDeviceToHost), "copy to the host");
+        cu_err_check(rt);
+    }
+    return s->host_lens;
+}
+
+NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs)
+{
+    CuSd *s = (CuSd *)cu_new_obj(rt, NESL_OBJ_SD, sizeof(CuSd));
+    s->lens = cu_dev_get(rt, sizeof(int32_t) * (size_t)nsegs);
+    s->offs.cls = s->offs32.cls = s->ids.cls = -1;
+    s->total = -1;
+    s->ulen = -1;
+    s->s.nsegs = nsegs;
+    s->s.lens = (int32_t *)s->lens.p;
+    return &s->s;
+}
+
+/* ---- segment descriptors on the device ---- */
+/* Length g of n (0 past the end); a negative length is make_sd's error,
+ * recorded for the deferred check (e: NULL where the lengths were checked
+ * before). */
+static __device__ int32_t sd_len(const int32_t *lens, int64_t g, int64_t n, NeslDErr *e)
+{
+    int32_t l = g < n ? lens[g] : 0;
+    if (l < 0 && e) nesl_derr_rec(e, g, NESL_E_SDLEN, l, 0, 0);
+    return l;
+}
+
+/* The lengths shifted by one for the scan into offsets. */
+__global__ static void k_lens64(const int32_t *lens, int64_t n, int64_t *offs, NeslDErr *e)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride)
+        offs[g] = g == 0 ? 0 : sd_len(lens, g - 1, n, e);
+}
+
+/* The offsets of at most SD_SMALL segments in one launch of one block (no
+ * shifted copy, no scan kernels): most descriptors are that small, and
+ * quicksort makes a dozen per recursion level. */
+#define SD_SMALL_ITEMS 16
+#define SD_SMALL (NESL_BLOCK * SD_SMALL_ITEMS)
+__global__ static void k_sd_offs_small(const int32_t *lens, int64_t n, int64_t *offs, int32_t *offs32, NeslDErr *e)
+{
+    typedef cub::BlockScan<int64_t, NESL_BLOCK> Scan;
+    __shared__ typename Scan::TempStorage tmp;
+    int64_t v[SD_SMALL_ITEMS], total;
+    int64_t g0 = (int64_t)threadIdx.x * SD_SMALL_ITEMS;
+#pragma unroll
+    for (int k = 0; k < SD_SMALL_ITEMS; k++) v[k] = sd_len(lens, g0 + k, n, e);
+    Scan(tmp).ExclusiveSum(v, v, total);
+#pragma unroll
+    for (int k = 0; k < SD_SMALL_ITEMS; k++)
+        if (g0 + k < n) {
+            offs[g0 + k] = v[k];
+            offs32[g0 + k] = (int32_t)v[k];
+        }
+    if (threadIdx.x == 0) offs[n] = total;
+}
+
+/* The segment of element i: the last g in [lo, hi) with o[g - base] <= i,
+ * given o[lo - base] <= i < o[hi - base] (or hi the last segment + 1), so
+ * a nonempty segment.  base: o holds the offsets from segment base on. */
+static __device__ int64_t segid_search(const int64_t *o, int64_t base, int64_t lo, int64_t hi, int64_t i)
+{
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (o[mid - base] <= i) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* The same search by a whole warp: each round its 32 lanes probe 32 evenly
+ * spaced offsets, so 1e6 segments take 4 rounds of dependent loads where
+ * one thread's binary search takes 20. */
+static __device__ int64_t segid_search_warp(const int64_t *offs, int64_t lo, int64_t hi, int64_t i)
+{
+    int lane = threadIdx.x & 31;
+    while (hi - lo > 32) {
+        int64_t step = (hi - lo + 31) / 32;
+        int64_t p = lo + step * lane;   /* lane 0: lo, where offs[lo] <= i */
+        unsigned le = __ballot_sync(0xffffffffu, p < hi && offs[p] <= i);   /* a prefix of the lanes */
+        lo += step * (31 - __clz(le));
+        hi = lo + step < hi ? lo + step : hi;
+    }
+    unsigned le = __ballot_sync(0xffffffffu, lo + lane < hi && offs[lo + lane] <= i);
+    return lo + (31 - __clz(le));
+}
+
+/* The ids of SEGID_RUN consecutive elements from i0 (a multiple of
+ * SEGID_RUN), the first in segment g: one load per element that stays in
+ * its segment, two when it moves to the next one (short segments: spmv's
+ * rows, quicksort's partitions), a search from there past that. */
+#define SEGID_RUN 8   /* two int4 stores */
+static __device__ void segid_run(const int64_t *o, int64_t base, int64_t hi, int64_t g, int64_t i0, int64_t total, int32_t *ids)
+{
+    int32_t v[SEGID_RUN];
+#pragma unroll
+    for (int k = 0; k < SEGID_RUN; k++) {
+        if (k > 0 && g + 1 < hi && o[g + 1 - base] <= i0 + k) {
+            g++;
+            if (g + 1 < hi && o[g + 1 - base] <= i0 + k) g = segid_search(o, base, g + 1, hi, i0 + k);
+        }
+        v[k] = (int32_t)g;
+    }
+    if (i0 + SEGID_RUN <= total) {   /* ids is 256-byte aligned and i0 a multiple of 8 */
+        int4 *d = (int4 *)(ids + i0);
+        d[0] = make_int4(v[0], v[1], v[2], v[3]);
+        d[1] = make_int4(v[4], v[5], v[6], v[7]);
+    } else {
+        for (int k = 0; k < SEGID_RUN && i0 + k < total; k++) ids[i0 + k] = v[k];
+    }
+}
+
+/* A block takes a tile of SEGID_TILE elements: two searches over all the
+ * offsets find its first and last segment, and when those segments' offsets
+ * fit in shared memory, every thread searches them there.  A search per
+ * thread over all the offsets cost quicksort's descriptors (up to n/2
+ * segments, ~19 dependent global loads each) 13 us a launch on the H100;
+ * mandelbrot's 4e6 elements in 2000 segments took 51 us with a search per
+ * element, 14 with a search per run. */
+#define SEGID_TILE (NESL_BLOCK * SEGID_RUN)
+__global__ static void k_segids(const int64_t *offs, int64_t nsegs, int64_t total, int32_t *ids)
+{
+    __shared__ int64_t so[SEGID_TILE];
+    __shared__ int64_t gs, ge;
+    for (int64_t t0 = (int64_t)blockIdx.x * SEGID_TILE; t0 < total; t0 += (int64_t)gridDim.x * SEGID_TILE) {
+        int64_t t1 = (t0 + SEGID_TILE < total ? t0 + SEGID_TILE : total) - 1;
+        int w = threadIdx.x >> 5;
+        if (w < 2) {   /* two warps in parallel */
+            int64_t g = segid_search_warp(offs, 0, nsegs, w == 0 ? t0 : t1);
+            if ((threadIdx.x & 31) == 0) *(w == 0 ? &gs : &ge) = g;
+        }
+        __syncthreads();
+        int64_t a = gs, b = ge + 1, m = b - a;   /* the tile's segments: [a, b) */
+        bool shared = m <= SEGID_TILE;   /* else many empty segments: search the offsets in global memory */
+        if (shared)
+            for (int64_t k = threadIdx.x; k < m; k += blockDim.x) so[k] = offs[a + k];
+        __syncthreads();
+        int64_t i0 = t0 + (int64_t)threadIdx.x * SEGID_RUN;
+        if (i0 <= t1) {
+            const int64_t *o = shared ? so : offs;
+            int64_t base = shared ? a : 0;
+            segid_run(o, base, b, segid_search(o, base, a, b, i0), i0, total, ids);
+        }
+        __syncthreads();   /* so, gs and ge are the next tile's */
+    }
+}
+
+int64_t cu_grid_for(NeslRt *rt, const void *k, int64_t n)
+{
+    return nesl_cu_grid(rt, k, (n + NESL_BLOCK - 1) / NESL_BLOCK);
+}
+
+/* dist_sd's descriptor: every length l, offsets g * l. */
+__global__ static void k_dist_sd(int32_t l, int64_t n, int32_t *lens, int64_t *offs)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
+        if (g < n) lens[g] = l;
+        offs[g] = g * l;
+    }
+}
+
+__global__ static void k_segids_uniform(int32_t l, int64_t total, int32_t *ids)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride)
+        ids[i] = nesl_div_in((int32_t)i, l);
+}
+
+/* The offsets, as an exclusive scan of the lengths on the device; the
+ * host does not wait for it (the total is read when asked for). */
+static void sd_scan(NeslRt *rt, CuSd *s, bool check)
+{
+    int64_t n = s->s.nsegs;
+    s->offs = cu_dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
+    int64_t *o = (int64_t *)s->offs.p;
+    NeslDErr *e = NULL;
+    if (check) {   /* a slot of its own: the launches before may fail too */
+        nesl_cu_raise(rt);
+        e = nesl_cu_derr(rt);
+    }
+    if (n <= SD_SMALL) {
+        s->offs32 = cu_dev_get(rt, sizeof(int32_t) * (size_t)n);
+        k_sd_offs_small<<<1, NESL_BLOCK>>>(s->s.lens, n, o, (int32_t *)s->offs32.p, e);
+        nesl_cu_launched(rt, "segment offsets");
+        if (check) nesl_cu_raise(rt);
+        return;
+    }
+    k_lens64<<<(unsigned)cu_grid_for(rt, (const void *)k_lens64, n + 1), NESL_BLOCK>>>(s->s.lens, n, o, e);
+    nesl_cu_launched(rt, "segment offsets");
+    if (check) nesl_cu_raise(rt);
+    size_t bytes = 0;
+    cub::DeviceScan::InclusiveSum(NULL, bytes, o + 1, o + 1, (int)n);
+    size_t mark = nesl_mark(rt);
+    void *tmp = nesl_cu_tmp(rt, bytes, false);
+    cub::DeviceScan::InclusiveSum(tmp, bytes, o + 1, o + 1, (int)n);
+    nesl_cu_launched(rt, "segment offsets");
+    nesl_release(rt, mark, 0);
+}
+
+const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *cs)
+{
+    CuSd *s = (CuSd *)cs;
+    sd_fill(rt, s);
+    if (!s->offs.p) sd_scan(rt, s, false);
+    return (const int64_t *)s->offs.p;
+}
+
+const int32_t *nesl_sd_lens(NeslRt *rt, NeslSd *cs)
+{
+    sd_fill(rt, (CuSd *)cs);
+    return cs->lens;
+}
+
+int64_t nesl_sd_total(NeslRt *rt, NeslSd *cs)
+{
+    CuSd *s = (CuSd *)cs;
+    if (s->total < 0) nesl_cu_to_host(rt, &s->total, nesl_sd_offs(rt, cs) + s->s.nsegs, sizeof(int64_t));
+    return s->total;
+}
+
+const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
+{
+    CuSd *s = (CuSd *)cs;
+    if (!s->ids.p) {
+        nesl_sd_total(rt, cs);
+        s->ids = cu_dev_get(rt, sizeof(int32_t) * (size_t)s->total);
+        if (s->total > 0 && s->ulen > 0) {   /* arithmetic: a dist_sd stays unfilled */
+            k_segids_uniform<<<(unsigned)cu_grid_for(rt, (const void *)k_segids_uniform, s->total), NESL_BLOCK>>>(s->ulen, s->total, (int32_t *)s->ids.p);
+            nesl_cu_launched(rt, "segment ids");
+        } else if (s->total > 0) {
+            const int64_t *o = nesl_sd_offs(rt, cs);
+            k_segids<<<(unsigned)nesl_cu_grid(rt, (const void *)k_segids, (s->total + SEGID_TILE - 1) / SEGID_TILE), NESL_BLOCK>>>(o, s->s.nsegs, s->total, (int32_t *)s->ids.p);
+            nesl_cu_launched(rt, "segment ids");
+        }
+    }
+    return (const int32_t *)s->ids.p;
+}
+
+/* ---- CPU builtins ---- */
+/* Without a wait for the device: reading the lengths on the host to check
+ * them cost a copy of every length and a synchronization per descriptor
+ * (quicksort makes a dozen per recursion level, with up to n/2 segments);
+ * the scan checks them instead, for the deferred error check. */
+NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
+{
+    CuSd *s = (CuSd *)nesl_sd_new(rt, lens->len);
+    if (lens->len)
+        cu_ck(rt, cudaMemcpyAsync(s->lens.p, lens->data, sizeof(int32_t) * (size_t)lens->len, cudaMemcpyDeviceToDevice, 0), "copy");
+    sd_scan(rt, s, true);
+    return &s->s;
+}
+
+/* Its lengths and offsets are written when first read (sd_fill): a
+ * uniform descriptor's readers in generated code compute them (doc/
+ * flattening.md), so mandelbrot's timed form launched a kernel for
+ * lengths that only printing reads. */
+NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l)
+{
+    nesl_dist_sd_check(rt, n, l);
+    CuSd *s = (CuSd *)nesl_sd_new(rt, n);
+    s->total = (int64_t)n * l;
+    s->ulen = l;
+    s->unfilled = true;
+    return &s->s;
+}
+
+static void sd_fill(NeslRt *rt, CuSd *s)
+{
+    if (!s->unfilled) return;
+    s->unfilled = false;
+    int64_t n = s->s.nsegs;
+    s->offs = cu_dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
+    k_dist_sd<<<(unsigned)cu_grid_for(rt, (const void *)k_dist_sd, n + 1), NESL_BLOCK>>>(s->ulen, n, s->s.lens, (int64_t *)s->offs.p);
+    nesl_cu_launched(rt, "segment descriptor");
+}
+
+NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s)
+{
+    sd_fill(rt, (CuSd *)s);
+    NeslVec *v = nesl_vec_new(rt, NESL_INT, s->nsegs);
+    if (s->nsegs) cu_ck(rt, cudaMemcpy(v->data, s->lens, sizeof(int32_t) * (size_t)s->nsegs, cudaMemcpyDeviceToDevice), "copy");
+    return v;
+}
+
+__global__ static void k_to_int(const int64_t *o, int64_t n, int32_t *d)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < n; g += stride) d[g] = (int32_t)o[g];
+}
+
+NeslVec *nesl_offsets(NeslRt *rt, NeslSd *cs)
+{
+    CuSd *s = (CuSd *)cs;
+    const int64_t *o = nesl_sd_offs(rt, cs);
+    if (s->offs32.p) {   /* no launch: quicksort asks for a dozen offsets per level */
+        NeslVec *v = cu_vec_adopt(rt, NESL_INT, cs->nsegs, s->offs32);
+        s->offs32 = (DBuf){ NULL, -1 };
+        return v;
+    }
+    NeslVec *v = nesl_vec_new(rt, NESL_INT, cs->nsegs);
+    if (cs->nsegs > 0) {
+        k_to_int<<<(unsigned)cu_grid_for(rt, (const void *)k_to_int, cs->nsegs), NESL_BLOCK>>>(o, cs->nsegs, (int32_t *)v->data);
+        nesl_cu_launched(rt, "offsets");
+    }
+    return v;
+}
+
+NeslVec *nesl_segids(NeslRt *rt, NeslSd *s)
+{
+    const int32_t *ids = nesl_sd_segids(rt, s);
+    int64_t t = nesl_sd_total(rt, s);
+    NeslVec *v = nesl_vec_new(rt, NESL_INT, t);
+    if (t) cu_ck(rt, cudaMemcpy(v->data, ids, sizeof(int32_t) * (size_t)t, cudaMemcpyDeviceToDevice), "copy");
+    return v;
+}
+
