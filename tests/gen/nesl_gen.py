@@ -92,7 +92,7 @@ def is_logical(t):
     return t in (INT, BOOL)
 
 
-VERSION = 2       # printed in each program's first line; bump on any change
+VERSION = 3       # printed in each program's first line; bump on any change
                   # that changes the program of a seed
 LTOP = 8          # outermost sequence length bound
 IN = 4            # bound for sequences inside sequences / datatypes
@@ -1229,6 +1229,89 @@ class Gen:
         return 'function %s(%s) = if %s <= 0 then %s else let %s = %s in %s;' % (
             name, ', '.join([n] + texts), n, base, rv, call, step)
 
+    def tail_expr(self, t, scal, seq, depth):
+        """A scalar expression of type t over the tail function's scalars
+        scal ((name, type) pairs) and its unchanged sequence seq ((name,
+        element type) or None): arithmetic, divisions by a variable and
+        square roots that cannot fail, a length, and now and then a
+        subscript that may -- the operations the loop runs (or checks)."""
+        r = self.r
+        vars_t = [v for (v, vt) in scal if vt == t]
+        if depth <= 0 or self.chance(0.3):
+            if vars_t and self.chance(0.7):
+                return r.choice(vars_t)
+            return self.lit(t)
+        e = lambda tt: self.tail_expr(tt, scal, seq, depth - 1)
+        if t == INT:
+            k = r.choice(['add', 'mul', 'sub', 'mod', 'div', 'len', 'btoi', 'round', 'read'])
+            if k == 'len' and seq:
+                return '#%s' % seq[0]
+            if k == 'read' and seq and seq[1] == INT and self.chance(0.3):
+                self.note('tail-read')
+                return '%s[mod(%s, 8)]' % (seq[0], e(INT))
+            if k == 'div':
+                return '(%s / (abs(%s) + 1))' % (e(INT), e(INT))
+            if k == 'mod':
+                return 'mod(%s, 7)' % e(INT)
+            if k == 'btoi':
+                return 'btoi(%s)' % e(BOOL)
+            if k == 'round':
+                return 'round(%s)' % e(FLOAT)
+            op = {'add': '+', 'mul': '*', 'sub': '-'}.get(k, '+')
+            return '(%s %s %s)' % (e(INT), op, e(INT))
+        if t == FLOAT:
+            k = r.choice(['add', 'mul', 'div', 'sqrt', 'float', 'read'])
+            if k == 'read' and seq and seq[1] == FLOAT and self.chance(0.3):
+                self.note('tail-read')
+                return '%s[mod(%s, 8)]' % (seq[0], e(INT))
+            if k == 'div':
+                return '(%s / (abs(%s) + 1.0))' % (e(FLOAT), e(FLOAT))
+            if k == 'sqrt':
+                return 'sqrt(abs(%s))' % e(FLOAT)
+            if k == 'float':
+                return 'float(mod(%s, 1000))' % e(INT)
+            return '(%s %s %s)' % (e(FLOAT), '+' if k == 'add' else '*', flit(0.5))
+        if t == BOOL:
+            k = r.choice(['lt', 'not', 'and', 'eq'])
+            if k == 'lt':
+                return '(%s < %s)' % (e(INT), e(INT))
+            if k == 'not':
+                return 'not(%s)' % e(BOOL)
+            if k == 'eq':
+                return '(%s == %s)' % (e(CHAR), e(CHAR))
+            return '(%s and %s)' % (e(BOOL), e(BOOL))
+        return 'code_char(97 + mod(%s, 26))' % e(INT)
+
+    def def_tail(self, env):
+        """if n <= 0 then BASE else f(n - 1, NEXT, ..., s): a tail recursion
+        on a decreasing int with scalar accumulators and, now and then, a
+        sequence of scalars passed on unchanged, the shape the flattener
+        runs as one loop per element (flatten/sequential.c).  Its
+        expressions come from tail_expr, so that most such functions loop."""
+        name = self.fresh('fn')
+        n = self.fresh('n')
+        scalars = [INT, INT, FLOAT, BOOL, CHAR]
+        ps = [(self.r.choice(scalars), LTOP, BP) for _ in range(self.r.randint(1, 3))]
+        inv = self.chance(0.5)
+        if inv:
+            ps.append((Seq(self.r.choice([INT, FLOAT])), LTOP, BP))
+        ret = self.r.choice([pt for (pt, _, _) in ps if not is_seq(pt)] + [INT])
+        names = [self.fresh('v') for _ in ps]
+        scal = [(n, INT)] + [(v, pt) for v, (pt, _, _) in zip(names, ps) if not is_seq(pt)]
+        seq = (names[-1], ps[-1][0][1]) if inv else None
+        f = Fn(name, [(INT, LTOP, BF)] + ps, ret, 'countdown')
+        depth = self.r.randint(1, 3)
+        base = self.tail_expr(ret, scal, seq, depth)
+        nexts = ['%s - 1' % n] + [self.tail_expr(pt, scal, seq, depth) for (pt, _, _) in ps[:len(ps) - inv]]
+        if inv:
+            nexts.append(names[-1])
+        self.note('rec-tail' + ('-inv' if inv else ''))
+        f.tail = True   # called over a sequence at the top level: a lifted call loops
+        f.cost = 5 * (len(ps) + 2)
+        self.funs.append(f)
+        return 'function %s(%s) = if %s <= 0 then %s else %s(%s);' % (
+            name, ', '.join([n] + names), n, base, name, ', '.join(nexts))
+
     def def_mutual(self, env):
         """Two functions recursive on a decreasing int through each other,
         with a forward declaration (NESL.md 2.1).  Returns two or three lines."""
@@ -1403,14 +1486,14 @@ class Gen:
             out.append('%s = %s;' % (p, e))
             env += vs
         # functions
-        kinds = ['plain', 'plain', 'countdown', 'divide', 'ho']
+        kinds = ['plain', 'plain', 'countdown', 'divide', 'ho', 'tail']
         for _ in range(r.randint(1, 2 if sm else 5)):
             k = r.choice(kinds)
             if k == 'countdown' and self.chance(0.3):
                 k = 'mutual'
             text = {'plain': self.def_plain, 'countdown': self.def_countdown,
                     'divide': self.def_divide, 'ho': self.def_ho,
-                    'mutual': self.def_mutual}[k](list(env))
+                    'mutual': self.def_mutual, 'tail': self.def_tail}[k](list(env))
             flush()
             out.append(text)
         # top-level expressions
@@ -1437,7 +1520,7 @@ class Gen:
             forms.insert(r.randint(0, len(forms)), ef)
         # the user functions, called from the top level over several values
         for f in self.funs:
-            if self.chance(0.5) and f.kind != 'ho':
+            if (getattr(f, 'tail', False) or self.chance(0.5)) and f.kind != 'ho':
                 x = self.fresh()
                 c = Ctx(list(env), depth=3, par=1, mult=LTOP)
                 if f.kind == 'countdown':
