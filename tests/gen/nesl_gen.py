@@ -1242,13 +1242,19 @@ class Gen:
                 return r.choice(vars_t)
             return self.lit(t)
         e = lambda tt: self.tail_expr(tt, scal, seq, depth - 1)
+
+        def read(k):   # a subscript of the sequence, if it holds t: may fail
+            if k != 'read' or not seq or seq[1] != t or not self.chance(0.3):
+                return None
+            self.note('tail-read')
+            return '%s[mod(%s, 8)]' % (seq[0], e(INT))
         if t == INT:
             k = r.choice(['add', 'mul', 'sub', 'mod', 'div', 'len', 'btoi', 'round', 'read'])
             if k == 'len' and seq:
                 return '#%s' % seq[0]
-            if k == 'read' and seq and seq[1] == INT and self.chance(0.3):
-                self.note('tail-read')
-                return '%s[mod(%s, 8)]' % (seq[0], e(INT))
+            x = read(k)
+            if x:
+                return x
             if k == 'div':
                 return '(%s / (abs(%s) + 1))' % (e(INT), e(INT))
             if k == 'mod':
@@ -1261,9 +1267,9 @@ class Gen:
             return '(%s %s %s)' % (e(INT), op, e(INT))
         if t == FLOAT:
             k = r.choice(['add', 'mul', 'div', 'sqrt', 'float', 'read'])
-            if k == 'read' and seq and seq[1] == FLOAT and self.chance(0.3):
-                self.note('tail-read')
-                return '%s[mod(%s, 8)]' % (seq[0], e(INT))
+            x = read(k)
+            if x:
+                return x
             if k == 'div':
                 return '(%s / (abs(%s) + 1.0))' % (e(FLOAT), e(FLOAT))
             if k == 'sqrt':
