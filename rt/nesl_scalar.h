@@ -35,7 +35,7 @@ static inline NESL_HD int32_t nesl_ineg(int32_t a) { return nesl_isub(0, a); }
 /* Truncating division, b != 0; INT_MIN / -1 wraps back to INT_MIN. */
 static inline NESL_HD int32_t nesl_idiv(int32_t a, int32_t b)
 {
-    return b == -1 ? nesl_isub(0, a) : a / b;
+    return b == -1 ? nesl_ineg(a) : a / b;
 }
 
 /* rem: C's remainder, the sign of a (x rem -1 = 0); b != 0. */
