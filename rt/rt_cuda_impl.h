@@ -57,7 +57,7 @@ struct NeslRt {
     bool ret_busy;           /* nesl_cu_ret gave out dret, not fetched yet */
     int slot;                /* the slot launches write now */
     bool slot_used;          /* nesl_cu_derr gave out derr + slot */
-    int fetched;             /* slots whose copy err_fetch has queued */
+    int fetched;             /* slots err_fetch set aside for err_check */
     unsigned *counter;       /* device: zero between reductions */
     int nsm;
     cudaEvent_t ev_start, ev_stop;   /* nesl_timer_*, made at first use */
