@@ -1026,7 +1026,10 @@ template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter
     enum { TILE = P::Shape::TILE };
     if (COUNTS != (pre != NULL)) nesl_fail(rt, "%s: kept counts %s", PART ? "PARTITION" : "FILTER", COUNTS ? "without a vector" : "not asked for");
     if (n <= 0) {
-        if (pre) cudaMemset(pre, 0, sizeof(int32_t));
+        if (pre) {
+            cudaMemset(pre, 0, sizeof(int32_t));
+            nesl_cu_launched(rt, "memset");   /* its error, and queued work for the timer */
+        }
         return 0;
     }
     int64_t ntiles = (n + TILE - 1) / TILE;

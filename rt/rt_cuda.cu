@@ -34,6 +34,7 @@ void nesl_tgt_reset(NeslRt *rt)
     rt->slot = 0;
     rt->slot_used = false;
     rt->fetched = 0;
+    rt->timing = rt->wait_idle = false;
 }
 
 void cu_ck(NeslRt *rt, cudaError_t e, const char *what)
@@ -43,14 +44,12 @@ void cu_ck(NeslRt *rt, cudaError_t e, const char *what)
 
 /* ---- deferred device errors ---- */
 /* Before an operation that waits for the device: the slots written since
- * the last check are the ones err_check reads once the device is idle.
- * With with_result, queue the copy of the kernel result area (dret). */
-void cu_err_fetch(NeslRt *rt, bool with_result)
+ * the last check are the ones err_check reads once the device is idle. */
+void cu_err_fetch(NeslRt *rt)
 {
     rt->fetched = rt->slot + (rt->slot_used ? 1 : 0);
     rt->slot = 0;
     rt->slot_used = false;
-    if (with_result) cu_ck(rt, cudaMemcpyAsync(rt->hret, rt->dret, RET_BYTES, cudaMemcpyDeviceToHost, 0), "copy to the host");
 }
 
 /* After it, with the device idle (its writes to mapped memory are then
@@ -96,7 +95,7 @@ void cu_err_check(NeslRt *rt)
 void nesl_tgt_flush_errors(NeslRt *rt)
 {
     if (nesl_cu_pending_errors(rt) == 0) return;
-    cu_err_fetch(rt, false);
+    cu_err_fetch(rt);
     /* no ck: this runs on the way to an error report, which a CUDA error
      * (and its own message) may be; then the copies are not to be trusted */
     if (cudaStreamSynchronize(0) != cudaSuccess) rt->fetched = 0;
@@ -225,7 +224,10 @@ NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
 NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len)
 {
     NeslVec *v = nesl_vec_new(rt, b, len);
-    if (len) cu_ck(rt, cudaMemsetAsync(v->data, 0, nesl_base_size(b) * (size_t)len), "memset");
+    if (len) {
+        cu_ck(rt, cudaMemsetAsync(v->data, 0, nesl_base_size(b) * (size_t)len), "memset");
+        cu_queued(rt);
+    }
     return v;
 }
 
@@ -251,6 +253,7 @@ NeslVec *nesl_vec_from_host(NeslRt *rt, NeslBase b, int64_t len, const void *dat
         nesl_cu_launched(rt, "copy to the device");
     } else if (bytes) {
         cu_ck(rt, cudaMemcpy(v->data, data, bytes, cudaMemcpyHostToDevice), "copy to the device");
+        cu_queued(rt);
     }
     return v;
 }
@@ -267,8 +270,11 @@ const void *nesl_vec_host(NeslRt *rt, const NeslVec *cv)
         if (!v->host) nesl_fail(rt, "out of memory");
         v->host_cap = bytes;
     }
-    cu_err_fetch(rt, false);
-    if (bytes) cu_ck(rt, cudaMemcpy(v->host, v->v.data, bytes, cudaMemcpyDeviceToHost), "copy to the host");
+    cu_err_fetch(rt);
+    if (bytes) {
+        cu_ck(rt, cudaMemcpy(v->host, v->v.data, bytes, cudaMemcpyDeviceToHost), "copy to the host");
+        cu_queued(rt);
+    }
     cu_err_check(rt);
     return v->host;
 }
@@ -280,7 +286,7 @@ void nesl_vec_get(NeslRt *rt, const NeslVec *v, int64_t i, void *out)
 
 double nesl_wall(NeslRt *rt)
 {
-    cu_err_fetch(rt, false);
+    cu_err_fetch(rt);
     /* A form that ends by fetching its result leaves the stream idle; the
      * query says so without a device synchronization (about 2 us on the
      * H100).  Only the legacy default stream is used, so an idle stream 0
@@ -296,29 +302,41 @@ void nesl_timer_start(NeslRt *rt)
     if (!rt->ev_made) {
         cu_ck(rt, cudaEventCreate(&rt->ev_start), "an event");
         cu_ck(rt, cudaEventCreate(&rt->ev_stop), "an event");
+        cu_ck(rt, cudaEventCreate(&rt->ev_wait), "an event");
         rt->ev_made = true;
     }
     rt->core.timer_wall0 = nesl_wall(rt);   /* idle, and earlier errors checked */
     cu_ck(rt, cudaEventRecord(rt->ev_start, 0), "an event");
+    rt->timing = true;
+    rt->wait_idle = false;
 }
 
 double nesl_timer_stop(NeslRt *rt, double *wall_ms)
 {
-    cu_err_fetch(rt, false);   /* the copy of pending error records is the form's work */
-    cu_ck(rt, cudaEventRecord(rt->ev_stop, 0), "an event");
-    cu_ck(rt, cudaEventSynchronize(rt->ev_stop), "a kernel");
+    /* idle: the form's last device work was a result the host waited for */
+    bool idle = rt->wait_idle;
+    rt->timing = rt->wait_idle = false;
+    cu_err_fetch(rt);   /* the copy of pending error records is the form's work */
+    if (!idle) {
+        cu_ck(rt, cudaEventRecord(rt->ev_stop, 0), "an event");
+        cu_ck(rt, cudaEventSynchronize(rt->ev_stop), "a kernel");
+    }
     cu_err_check(rt);
-    if (wall_ms) *wall_ms = (nesl_clock() - rt->core.timer_wall0) * 1e3;
+    double now = nesl_clock();
+    if (wall_ms) *wall_ms = (now - rt->core.timer_wall0) * 1e3;
     float ms = 0;
-    cu_ck(rt, cudaEventElapsedTime(&ms, rt->ev_start, rt->ev_stop), "an event");
-    return ms;
+    cu_ck(rt, cudaEventElapsedTime(&ms, rt->ev_start, idle ? rt->ev_wait : rt->ev_stop), "an event");
+    return idle ? ms + (now - rt->wait_end) * 1e3 : ms;
 }
 
 void *nesl_cu_tmp(NeslRt *rt, size_t bytes, bool zero)
 {
     CuTmp *t = (CuTmp *)cu_new_obj(rt, NESL_OBJ_TMP, sizeof(CuTmp));
     t->d = cu_dev_get(rt, bytes);
-    if (zero && bytes) cu_ck(rt, cudaMemsetAsync(t->d.p, 0, bytes), "memset");
+    if (zero && bytes) {
+        cu_ck(rt, cudaMemsetAsync(t->d.p, 0, bytes), "memset");
+        cu_queued(rt);
+    }
     return t->d.p;
 }
 
@@ -334,21 +352,23 @@ void *nesl_cu_ret(NeslRt *rt, size_t bytes)
 
 void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes)
 {
-    if (rt->ret_busy && src == rt->dret) {   /* the result area, already pinned */
-        cu_err_fetch(rt, true);
-        cu_ck(rt, cudaStreamSynchronize(0), "a kernel");
+    if (rt->ret_busy && src == rt->dret) {   /* the result area, written in host memory */
+        cu_err_fetch(rt);
+        cu_wait(rt, "a kernel");
         memcpy(dst, rt->hret, bytes);
         rt->ret_busy = false;
         cu_err_check(rt);
         return;
     }
-    cu_err_fetch(rt, false);
+    cu_err_fetch(rt);
     if (bytes <= RET_BYTES) {   /* through pinned memory: 2 us less than a pageable copy (form_overhead.cu) */
         cu_ck(rt, cudaMemcpyAsync(rt->hret, src, bytes, cudaMemcpyDeviceToHost, 0), "copy to the host");
-        cu_ck(rt, cudaStreamSynchronize(0), "a kernel");
+        cu_queued(rt);
+        cu_wait(rt, "a kernel");
         memcpy(dst, rt->hret, bytes);
     } else {
         cu_ck(rt, cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "a kernel");
+        cu_queued(rt);
     }
     cu_err_check(rt);
 }
@@ -370,7 +390,7 @@ void nesl_cu_raise(NeslRt *rt)
 
 void nesl_cu_check_errors(NeslRt *rt)
 {
-    cu_err_fetch(rt, false);
+    cu_err_fetch(rt);
     cu_ck(rt, cudaStreamSynchronize(0), "a kernel");
     cu_err_check(rt);
 }
@@ -397,7 +417,23 @@ int64_t nesl_cu_grid_threads(NeslRt *rt, const void *kernel, int threads, int64_
     return g < 1 ? 1 : g;
 }
 
-void nesl_cu_launched(NeslRt *rt, const char *what) { cu_ck(rt, cudaGetLastError(), what); }
+void nesl_cu_launched(NeslRt *rt, const char *what)
+{
+    cu_ck(rt, cudaGetLastError(), what);
+    cu_queued(rt);
+}
+
+void cu_queued(NeslRt *rt) { rt->wait_idle = false; }
+
+void cu_wait(NeslRt *rt, const char *what)
+{
+    if (rt->timing) cu_ck(rt, cudaEventRecord(rt->ev_wait, 0), "an event");
+    cu_ck(rt, cudaStreamSynchronize(0), what);
+    if (rt->timing) {
+        rt->wait_idle = true;
+        rt->wait_end = nesl_clock();
+    }
+}
 
 /* ---- the runtime object ---- */
 NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
@@ -411,10 +447,10 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
     cu_ck(rt, cudaGetDeviceProperties(&prop, dev), "finding a GPU");
     rt->nsm = prop.multiProcessorCount;
     rt->cache_limit = prop.totalGlobalMem / 2;
-    cu_ck(rt, cudaMalloc((void **)&rt->dret, RET_BYTES + sizeof(NeslDErr) * NSLOTS), "allocation");
-    cu_ck(rt, cudaMallocHost((void **)&rt->hret, RET_BYTES + sizeof(NeslDErr) * NSLOTS), "allocation");
-    rt->derr = (NeslDErr *)(rt->dret + RET_BYTES);
-    rt->hderr = (NeslDErr *)(rt->hret + RET_BYTES);
+    cu_ck(rt, cudaHostAlloc((void **)&rt->hret, RET_BYTES, cudaHostAllocMapped), "allocation");
+    cu_ck(rt, cudaHostGetDevicePointer((void **)&rt->dret, rt->hret, 0), "allocation");
+    cu_ck(rt, cudaMalloc((void **)&rt->derr, sizeof(NeslDErr) * NSLOTS), "allocation");
+    cu_ck(rt, cudaMallocHost((void **)&rt->hderr, sizeof(NeslDErr) * NSLOTS), "allocation");
     cu_ck(rt, cudaHostAlloc((void **)&rt->hany, sizeof(int), cudaHostAllocMapped), "allocation");
     cu_ck(rt, slots_clear(rt), "allocation");
     cu_ck(rt, cudaMalloc((void **)&rt->counter, sizeof(unsigned)), "allocation");
@@ -432,9 +468,11 @@ int nesl_rt_free(NeslRt *rt)
     if (rt->ev_made) {
         cudaEventDestroy(rt->ev_start);
         cudaEventDestroy(rt->ev_stop);
+        cudaEventDestroy(rt->ev_wait);
     }
-    cudaFree(rt->dret);
     cudaFreeHost(rt->hret);
+    cudaFree(rt->derr);
+    cudaFreeHost(rt->hderr);
     cudaFreeHost((void *)rt->hany);
     cudaFree(rt->counter);
     free(rt->core.objs);

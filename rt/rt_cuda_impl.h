@@ -18,7 +18,7 @@
 #define MIN_EXP 8                     /* 256-byte blocks at least (aligned for any element type) */
 #define NGRIDS 256
 #define NSLOTS 1024                   /* error slots before a forced check */
-#define RET_BYTES 256                 /* the result area before them (nesl_cu_ret) */
+#define RET_BYTES 256                 /* the result area (nesl_cu_ret) */
 
 /* A device block and its size class (-1: none). */
 typedef struct DBuf { void *p; int cls; } DBuf;
@@ -49,11 +49,11 @@ struct NeslRt {
     NeslDErr *hderr;         /* pinned host memory: their copy */
     volatile int *hany;      /* mapped pinned host memory: some record is set */
     /* A kernel's small result for the host (a REDUCE's value, a FILTER's
-     * count) lives in RET_BYTES of pinned memory for its copy: H100, a
-     * one-block kernel's form 18.7 -> 14.9 us, against a pageable copy
-     * (bench/cuda/form_overhead.cu).  The slots follow it in the same
-     * allocations. */
-    char *dret, *hret;       /* device and pinned host: RET_BYTES + the slots */
+     * count) is written by the kernel into RET_BYTES of mapped pinned host
+     * memory, so the host reads it after the wait with no copy: H100, by
+     * events, a REDUCE's form ended 4-8 us sooner than with a 64-byte copy
+     * into pinned memory (bench/cuda/result_end.cu). */
+    char *dret, *hret;       /* the result area: its device address, its host address */
     bool ret_busy;           /* nesl_cu_ret gave out dret, not fetched yet */
     int slot;                /* the slot launches write now */
     bool slot_used;          /* nesl_cu_derr gave out derr + slot */
@@ -62,6 +62,15 @@ struct NeslRt {
     int nsm;
     cudaEvent_t ev_start, ev_stop;   /* nesl_timer_*, made at first use */
     bool ev_made;
+    /* While a form is timed, each wait for a result first records ev_wait;
+     * if nothing is queued after it (cu_queued clears wait_idle), the
+     * device's work ended there, and nesl_timer_stop counts from the wait's
+     * return (wait_end) only the host's own work: the wake-up from the
+     * wait is left out, as the baselines' from their last event (H100: 6
+     * of dot 10^6's 20 us; doc/codegen.md, "--repeat"). */
+    cudaEvent_t ev_wait;
+    bool timing, wait_idle;
+    double wait_end;
     const void *grid_fn[NGRIDS];
     int grid_blocks[NGRIDS];
     int ngrids;
@@ -73,12 +82,14 @@ DBuf cu_dev_get(NeslRt *rt, size_t n);                    /* a cached device blo
 void cu_dev_put(NeslRt *rt, DBuf b);
 void *cu_new_obj(NeslRt *rt, NeslObjKind k, size_t bytes);  /* in the current frame */
 NeslVec *cu_vec_adopt(NeslRt *rt, NeslBase b, int64_t len, DBuf d);
-/* Around a wait for the device: the pending error slots (and with_result
- * the result area's copy), then, the device idle, their check. */
-void cu_err_fetch(NeslRt *rt, bool with_result);
+/* Around a wait for the device: the pending error slots, then, the
+ * device idle, their check. */
+void cu_err_fetch(NeslRt *rt);
 void cu_err_check(NeslRt *rt);
 
 /* rt_cuda_sd.cu */
 int64_t cu_grid_for(NeslRt *rt, const void *k, int64_t n);   /* blocks for n elements, one a thread */
+void cu_queued(NeslRt *rt);                               /* after queueing device work */
+void cu_wait(NeslRt *rt, const char *what);               /* wait for a result (ev_wait) */
 
 #endif
