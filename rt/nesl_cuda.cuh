@@ -411,10 +411,10 @@ template <class S> static void nesl_cu_map_each(NeslRt *rt, const S &s, int64_t 
  * pixels of an image) run about as long.  Any l covers 0..n-1 once; below
  * 16 columns a tile would leave threads idle ---- */
 static_assert(NESL_BLOCK == 256, "nesl_k_map_tiled: a block is a 16 x 16 tile");
-template <class S> __global__ void nesl_k_map_tiled(S s, int64_t n, int64_t l, unsigned tiles_x, NeslDErr *e)
+template <class S> __global__ void nesl_k_map_tiled(S s, int64_t n, int64_t l, NeslDErr *e)
 {
-    unsigned b = blockIdx.x, t = threadIdx.x;
-    int64_t col = (int64_t)(b % tiles_x) * 16 + t % 16, row = (int64_t)(b / tiles_x) * 16 + t / 16;
+    unsigned t = threadIdx.x;   /* a 2-D grid of tiles: no division by the tiles per row */
+    int64_t col = (int64_t)blockIdx.x * 16 + t % 16, row = (int64_t)blockIdx.y * 16 + t / 16;
     int64_t i = row * l + col;
     if (col < l && i < n) s.store(i, s.pull(i, e));
 }
@@ -422,8 +422,8 @@ template <class S> __global__ void nesl_k_map_tiled(S s, int64_t n, int64_t l, u
 template <class S> static void nesl_cu_map_tiled(NeslRt *rt, const S &s, int64_t n, int64_t l)
 {
     int64_t rows = l > 0 ? (n + l - 1) / l : 0, tx = (l + 15) / 16, ty = (rows + 15) / 16;
-    if (n <= 0 || l < 16 || tx * ty > 0x7fffffff) { nesl_cu_map_each(rt, s, n); return; }
-    nesl_k_map_tiled<S><<<(unsigned)(tx * ty), NESL_BLOCK>>>(s, n, l, (unsigned)tx, nesl_cu_derr(rt));
+    if (n <= 0 || l < 16 || tx > 0x7fffffff || ty > 65535) { nesl_cu_map_each(rt, s, n); return; }
+    nesl_k_map_tiled<S><<<dim3((unsigned)tx, (unsigned)ty), NESL_BLOCK>>>(s, n, l, nesl_cu_derr(rt));
     nesl_cu_launched(rt, "MAP");
 }
 
