@@ -6,8 +6,9 @@
  * escape: ~13 kernel functions per iteration, 256 iterations).  When the
  * function takes and returns scalars (tuples of them), and its body is
  * scalar code that cannot fail — the class speculate.c accepts: literals,
- * local variables, let, if, tuples, total primitives — whose only calls
- * are to itself in tail position, each element's recursion is a loop:
+ * local variables, let, if, tuples, total primitives — whose calls of
+ * itself are in tail position (calls of other functions are inlined,
+ * seq_inline), each element's recursion is a loop:
  *
  *     MAP { i => iterate (x1, ..., xn) = (a1[i], ..., an[i]) in body' } (count)
  *
@@ -53,6 +54,8 @@ typedef struct Seq {
     PtrVec *hoist;     /* the partial operations of the expression being translated
                           (Hoist*), or NULL under a conditional */
     int nrecur;        /* self calls turned into recur */
+    int ninline;       /* functions being inlined (seq_inline), innermost last */
+    FunDecl *inlining[8];
 } Seq;
 
 /* Scalars, tuples of them and datatypes of them: loop state. */
@@ -287,6 +290,34 @@ static LcuExpr *seq_prim(Seq *S, const SEnv *env, int prim, int nargs, Expr **ar
     return hoisted(S, h);
 }
 
+/* A call of another function (round, max, a helper of the program):
+ * its body inlined, its parameters bound by a let to the argument's
+ * components.  The body sees only its parameters and globals, and takes
+ * no partial operation (their operands could name the parameters, as
+ * under a let not in tail position) and no call of the loop's function
+ * (mutual recursion); a function already being inlined is refused, so a
+ * recursive helper leaves the loop to the general path. */
+static LcuExpr *seq_inline(Seq *S, const SEnv *env, FunDecl *g, Expr *arg, int depth)
+{
+    int n = fv_arity(arg->type, false), depth_max = (int)(sizeof S->inlining / sizeof *S->inlining);
+    if (!g->body || n < 1 || !loop_scalar(S->F, arg->type) || S->ninline == depth_max) return NULL;
+    for (int k = 0; k < S->ninline; k++)
+        if (S->inlining[k] == g) return NULL;
+    LcuExpr *v = seq_expr(S, env, arg, false, depth);
+    if (!v) return NULL;
+    LcuExpr **c = arena_alloc(S->F->a, sizeof *c * (size_t)n);
+    Sym *xs = fresh_syms(S->F, n, "a", c);
+    const SEnv *genv = NULL;
+    if (!bind_pattern(S, &genv, g->param, n, c)) return NULL;
+    PtrVec *outer = S->hoist;
+    S->hoist = NULL;
+    S->inlining[S->ninline++] = g;
+    LcuExpr *body = seq_expr(S, genv, g->body, false, depth);
+    S->ninline--;
+    S->hoist = outer;
+    return body ? lcu_e_let(S->F->a, arg->span, lcu_bind(S->F->a, arg->span, n, xs, NULL, v), body) : NULL;
+}
+
 static LcuExpr *seq_apply(Seq *S, const SEnv *env, Expr *e, bool tail, int depth)
 {
     Expr *fn = e->a;
@@ -300,7 +331,10 @@ static LcuExpr *seq_apply(Seq *S, const SEnv *env, Expr *e, bool tail, int depth
         }
         return NULL;
     }
-    if (fn->ref != REF_FUN || !tail || fl_fun_body(S->F, fn->fun, fn->span) != S->self) return NULL;
+    if (fn->ref != REF_FUN) return NULL;
+    FunDecl *g = fl_fun_body(S->F, fn->fun, fn->span);
+    if (g != S->self) return seq_inline(S, env, g, e->b, depth);
+    if (!tail) return NULL;
     PtrVec leaves = { 0 };
     if (!expr_leaves(S->F, S->self->param, e->b, &leaves) || leaves.len != S->nleaves) return NULL;
     LcuExpr **st = arena_alloc(S->F->a, sizeof *st * (size_t)S->nleaves);
@@ -391,7 +425,7 @@ static void seq_setup(Seq *S, Fl *F, const Ctx *cx, FunDecl *f)
 {
     PtrVec leaves = { 0 };
     pattern_leaves(F, f->param, &leaves);
-    *S = (Seq){ F, cx, f, leaves.len, (Pattern **)leaves.items, NULL, true, NULL, 0 };
+    *S = (Seq){ F, cx, f, leaves.len, (Pattern **)leaves.items, NULL, true, NULL, 0, 0, { NULL } };
     S->inv = arena_alloc(F->a, sizeof *S->inv * (size_t)(S->nleaves ? S->nleaves : 1));
     memset(S->inv, 0, sizeof *S->inv * (size_t)(S->nleaves ? S->nleaves : 1));
 }

@@ -31,7 +31,9 @@ bool fl_scalar_type(Type *t)
     return false;
 }
 
-/* Primitives that return a value for every argument of their type. */
+/* Primitives that return a value for every argument of their type: asin
+ * and acos give NaN outside [-1, 1], the conversions to int wrap or give 0
+ * (nesl_f2i), code_char wraps (interp/prims_scalar.c, rt/nesl_scalar.h). */
 static bool prim_total(int prim)
 {
     switch (prim) {
@@ -39,9 +41,11 @@ static bool prim_total(int prim)
     case PRIM_EQ: case PRIM_NE: case PRIM_LT: case PRIM_GT: case PRIM_LE: case PRIM_GE:
     case PRIM_ADD: case PRIM_SUB: case PRIM_MUL: case PRIM_NEG: case PRIM_ABS: case PRIM_MAX: case PRIM_MIN:
     case PRIM_LSHIFT: case PRIM_RSHIFT:
-    case PRIM_EXP: case PRIM_SIN: case PRIM_COS: case PRIM_TAN: case PRIM_ATAN:
+    case PRIM_EXP: case PRIM_SIN: case PRIM_COS: case PRIM_TAN: case PRIM_ASIN: case PRIM_ACOS: case PRIM_ATAN:
     case PRIM_SINH: case PRIM_COSH: case PRIM_TANH:
-    case PRIM_FLOAT: case PRIM_BTOI: case PRIM_CHAR_CODE:
+    case PRIM_FLOAT: case PRIM_BTOI: case PRIM_CHAR_CODE: case PRIM_CODE_CHAR:
+    case PRIM_TRUNC: case PRIM_FLOOR: case PRIM_CEIL: case PRIM_ROUND:
+    case PRIM_FLOAT_NUM: case PRIM_INT_TO_ANY: case PRIM_FLOAT_TO_ANY:
         return true;
     default:
         return false;
