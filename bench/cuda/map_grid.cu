@@ -16,7 +16,8 @@
 #include <algorithm>
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e_)); return 1; } } while (0)
 struct S { const float *x; float s1, s2; float *y1, *y2; };
-template <int ITEMS> __global__ void k_items(S s, int64_t n) {
+// CS: the stores as __stcs (streaming, evict first)
+template <int ITEMS, bool CS = false> __global__ void k_items(S s, int64_t n) {
     const int64_t chunk = (int64_t)ITEMS * 256;
     int64_t stride = (int64_t)gridDim.x * chunk;
     for (int64_t lo = (int64_t)blockIdx.x * chunk + threadIdx.x; lo < n; lo += stride) {
@@ -25,24 +26,12 @@ template <int ITEMS> __global__ void k_items(S s, int64_t n) {
 #pragma unroll
             for (int k = 0; k < ITEMS; k++) { float v = s.x[(int32_t)(lo + k * 256)]; r1[k] = v / s.s1; r2[k] = v / s.s2; }
 #pragma unroll
-            for (int k = 0; k < ITEMS; k++) { s.y1[lo + k * 256] = r1[k]; s.y2[lo + k * 256] = r2[k]; }
+            for (int k = 0; k < ITEMS; k++) {
+                if (CS) { __stcs(s.y1 + lo + k * 256, r1[k]); __stcs(s.y2 + lo + k * 256, r2[k]); }
+                else { s.y1[lo + k * 256] = r1[k]; s.y2[lo + k * 256] = r2[k]; }
+            }
         } else {
 #pragma unroll 1
-            for (int64_t i = lo; i < n; i += 256) { float v = s.x[i]; s.y1[i] = v / s.s1; s.y2[i] = v / s.s2; }
-        }
-    }
-}
-template <int ITEMS> __global__ void k_items_cs(S s, int64_t n) {
-    const int64_t chunk = (int64_t)ITEMS * 256;
-    int64_t stride = (int64_t)gridDim.x * chunk;
-    for (int64_t lo = (int64_t)blockIdx.x * chunk + threadIdx.x; lo < n; lo += stride) {
-        if (lo + (ITEMS - 1) * 256 < n) {
-            float r1[ITEMS], r2[ITEMS];
-#pragma unroll
-            for (int k = 0; k < ITEMS; k++) { float v = s.x[(int32_t)(lo + k * 256)]; r1[k] = v / s.s1; r2[k] = v / s.s2; }
-#pragma unroll
-            for (int k = 0; k < ITEMS; k++) { __stcs(s.y1 + lo + k * 256, r1[k]); __stcs(s.y2 + lo + k * 256, r2[k]); }
-        } else {
             for (int64_t i = lo; i < n; i += 256) { float v = s.x[i]; s.y1[i] = v / s.s1; s.y2[i] = v / s.s2; }
         }
     }
@@ -95,9 +84,9 @@ int main() {
     rep("items4 full grid", timeit([&] { k_items<4><<<(n + 1023) / 1024, 256>>>(s, n); }));
     rep("items2 full grid", timeit([&] { k_items<2><<<(n + 511) / 512, 256>>>(s, n); }));
     rep("items4 occ*2", timeit([&] { k_items<4><<<sms * nb * 2, 256>>>(s, n); }));
-    rep("items4 cs occ", timeit([&] { k_items_cs<4><<<sms * nb, 256>>>(s, n); }));
-    rep("items1 cs occ", timeit([&] { k_items_cs<1><<<sms * nb, 256>>>(s, n); }));
-    rep("items4 cs full", timeit([&] { k_items_cs<4><<<(n + 1023) / 1024, 256>>>(s, n); }));
+    rep("items4 cs occ", timeit([&] { k_items<4, true><<<sms * nb, 256>>>(s, n); }));
+    rep("items1 cs occ", timeit([&] { k_items<1, true><<<sms * nb, 256>>>(s, n); }));
+    rep("items4 cs full", timeit([&] { k_items<4, true><<<(n + 1023) / 1024, 256>>>(s, n); }));
     rep("base sms*8 again", timeit([&] { k_base<<<sms * 8, 256>>>(s, n); }));
     rep("items4 occ again", timeit([&] { k_items<4><<<sms * nb, 256>>>(s, n); }));
     CK(cudaGetLastError());
