@@ -362,10 +362,10 @@ void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes)
     }
     cu_err_fetch(rt);
     if (bytes <= RET_BYTES) {   /* through pinned memory: 2 us less than a pageable copy (form_overhead.cu) */
-        cu_ck(rt, cudaMemcpyAsync(rt->hret, src, bytes, cudaMemcpyDeviceToHost, 0), "copy to the host");
+        cu_ck(rt, cudaMemcpyAsync(rt->hsmall, src, bytes, cudaMemcpyDeviceToHost, 0), "copy to the host");
         cu_queued(rt);
         cu_wait(rt, "a kernel");
-        memcpy(dst, rt->hret, bytes);
+        memcpy(dst, rt->hsmall, bytes);
     } else {
         cu_ck(rt, cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "a kernel");
         cu_queued(rt);
@@ -449,6 +449,7 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
     rt->cache_limit = prop.totalGlobalMem / 2;
     cu_ck(rt, cudaHostAlloc((void **)&rt->hret, RET_BYTES, cudaHostAllocMapped), "allocation");
     cu_ck(rt, cudaHostGetDevicePointer((void **)&rt->dret, rt->hret, 0), "allocation");
+    cu_ck(rt, cudaMallocHost((void **)&rt->hsmall, RET_BYTES), "allocation");
     cu_ck(rt, cudaMalloc((void **)&rt->derr, sizeof(NeslDErr) * NSLOTS), "allocation");
     cu_ck(rt, cudaMallocHost((void **)&rt->hderr, sizeof(NeslDErr) * NSLOTS), "allocation");
     cu_ck(rt, cudaHostAlloc((void **)&rt->hany, sizeof(int), cudaHostAllocMapped), "allocation");
@@ -471,6 +472,7 @@ int nesl_rt_free(NeslRt *rt)
         cudaEventDestroy(rt->ev_wait);
     }
     cudaFreeHost(rt->hret);
+    cudaFreeHost(rt->hsmall);
     cudaFree(rt->derr);
     cudaFreeHost(rt->hderr);
     cudaFreeHost((void *)rt->hany);

@@ -54,6 +54,8 @@ struct NeslRt {
      * events, a REDUCE's form ended 4-8 us sooner than with a 64-byte copy
      * into pinned memory (bench/cuda/result_end.cu). */
     char *dret, *hret;       /* the result area: its device address, its host address */
+    char *hsmall;            /* pinned: other small copies to the host (not hret, which
+                                a kernel may be about to write) */
     bool ret_busy;           /* nesl_cu_ret gave out dret, not fetched yet */
     int slot;                /* the slot launches write now */
     bool slot_used;          /* nesl_cu_derr gave out derr + slot */
