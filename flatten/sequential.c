@@ -299,8 +299,8 @@ static LcuExpr *seq_prim(Seq *S, const SEnv *env, int prim, int nargs, Expr **ar
  * recursive helper leaves the loop to the general path. */
 static LcuExpr *seq_inline(Seq *S, const SEnv *env, FunDecl *g, Expr *arg, int depth)
 {
-    int n = fv_arity(arg->type, false), depth_max = (int)(sizeof S->inlining / sizeof *S->inlining);
-    if (!g->body || n < 1 || !loop_scalar(S->F, arg->type) || S->ninline == depth_max) return NULL;
+    int n = fv_arity(arg->type, false), most = (int)(sizeof S->inlining / sizeof *S->inlining);
+    if (!g->body || n < 1 || !loop_scalar(S->F, arg->type) || S->ninline == most) return NULL;
     for (int k = 0; k < S->ninline; k++)
         if (S->inlining[k] == g) return NULL;
     LcuExpr *v = seq_expr(S, env, arg, false, depth);

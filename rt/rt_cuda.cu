@@ -224,10 +224,7 @@ NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
 NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len)
 {
     NeslVec *v = nesl_vec_new(rt, b, len);
-    if (len) {
-        cu_ck(rt, cudaMemsetAsync(v->data, 0, nesl_base_size(b) * (size_t)len), "memset");
-        cu_queued(rt);
-    }
+    if (len) cu_queue(rt, cudaMemsetAsync(v->data, 0, nesl_base_size(b) * (size_t)len), "memset");
     return v;
 }
 
@@ -252,8 +249,7 @@ NeslVec *nesl_vec_from_host(NeslRt *rt, NeslBase b, int64_t len, const void *dat
         k_small_copy<<<1, SMALL_H2D>>>((unsigned char *)v->data, s, (int)bytes);
         nesl_cu_launched(rt, "copy to the device");
     } else if (bytes) {
-        cu_ck(rt, cudaMemcpy(v->data, data, bytes, cudaMemcpyHostToDevice), "copy to the device");
-        cu_queued(rt);
+        cu_queue(rt, cudaMemcpy(v->data, data, bytes, cudaMemcpyHostToDevice), "copy to the device");
     }
     return v;
 }
@@ -271,10 +267,7 @@ const void *nesl_vec_host(NeslRt *rt, const NeslVec *cv)
         v->host_cap = bytes;
     }
     cu_err_fetch(rt);
-    if (bytes) {
-        cu_ck(rt, cudaMemcpy(v->host, v->v.data, bytes, cudaMemcpyDeviceToHost), "copy to the host");
-        cu_queued(rt);
-    }
+    if (bytes) cu_queue(rt, cudaMemcpy(v->host, v->v.data, bytes, cudaMemcpyDeviceToHost), "copy to the host");
     cu_err_check(rt);
     return v->host;
 }
@@ -333,10 +326,7 @@ void *nesl_cu_tmp(NeslRt *rt, size_t bytes, bool zero)
 {
     CuTmp *t = (CuTmp *)cu_new_obj(rt, NESL_OBJ_TMP, sizeof(CuTmp));
     t->d = cu_dev_get(rt, bytes);
-    if (zero && bytes) {
-        cu_ck(rt, cudaMemsetAsync(t->d.p, 0, bytes), "memset");
-        cu_queued(rt);
-    }
+    if (zero && bytes) cu_queue(rt, cudaMemsetAsync(t->d.p, 0, bytes), "memset");
     return t->d.p;
 }
 
@@ -362,13 +352,11 @@ void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes)
     }
     cu_err_fetch(rt);
     if (bytes <= RET_BYTES) {   /* through pinned memory: 2 us less than a pageable copy (form_overhead.cu) */
-        cu_ck(rt, cudaMemcpyAsync(rt->hsmall, src, bytes, cudaMemcpyDeviceToHost, 0), "copy to the host");
-        cu_queued(rt);
+        cu_queue(rt, cudaMemcpyAsync(rt->hsmall, src, bytes, cudaMemcpyDeviceToHost, 0), "copy to the host");
         cu_wait(rt, "a kernel");
         memcpy(dst, rt->hsmall, bytes);
     } else {
-        cu_ck(rt, cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "a kernel");
-        cu_queued(rt);
+        cu_queue(rt, cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "a kernel");
     }
     cu_err_check(rt);
 }
@@ -417,13 +405,13 @@ int64_t nesl_cu_grid_threads(NeslRt *rt, const void *kernel, int threads, int64_
     return g < 1 ? 1 : g;
 }
 
-void nesl_cu_launched(NeslRt *rt, const char *what)
-{
-    cu_ck(rt, cudaGetLastError(), what);
-    cu_queued(rt);
-}
+void nesl_cu_launched(NeslRt *rt, const char *what) { cu_queue(rt, cudaGetLastError(), what); }
 
-void cu_queued(NeslRt *rt) { rt->wait_idle = false; }
+void cu_queue(NeslRt *rt, cudaError_t e, const char *what)
+{
+    cu_ck(rt, e, what);
+    rt->wait_idle = false;
+}
 
 void cu_wait(NeslRt *rt, const char *what)
 {

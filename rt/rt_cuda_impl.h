@@ -65,7 +65,7 @@ struct NeslRt {
     cudaEvent_t ev_start, ev_stop;   /* nesl_timer_*, made at first use */
     bool ev_made;
     /* While a form is timed, each wait for a result first records ev_wait;
-     * if nothing is queued after it (cu_queued clears wait_idle), the
+     * if nothing is queued after it (cu_queue clears wait_idle), the
      * device's work ended there, and nesl_timer_stop counts from the wait's
      * return (wait_end) only the host's own work: the wake-up from the
      * wait is left out, as the baselines' from their last event (H100: 6
@@ -91,7 +91,9 @@ void cu_err_check(NeslRt *rt);
 
 /* rt_cuda_sd.cu */
 int64_t cu_grid_for(NeslRt *rt, const void *k, int64_t n);   /* blocks for n elements, one a thread */
-void cu_queued(NeslRt *rt);                               /* after queueing device work */
+/* A call that queues device work (a copy, a memset; a launch's error):
+ * cu_ck, and the timer learns the device is busy again. */
+void cu_queue(NeslRt *rt, cudaError_t e, const char *what);
 void cu_wait(NeslRt *rt, const char *what);               /* wait for a result (ev_wait) */
 
 #endif

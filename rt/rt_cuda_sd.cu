@@ -14,10 +14,7 @@ const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *cs)
         s->host_lens = (int32_t *)malloc(sizeof(int32_t) * (size_t)(s->s.nsegs + 1));
         if (!s->host_lens) nesl_fail(rt, "out of memory");
         cu_err_fetch(rt);
-        if (s->s.nsegs) {
-            cu_ck(rt, cudaMemcpy(s->host_lens, s->s.lens, sizeof(int32_t) * (size_t)s->s.nsegs, cudaMemcpyDeviceToHost), "copy to the host");
-            cu_queued(rt);
-        }
+        if (s->s.nsegs) cu_queue(rt, cudaMemcpy(s->host_lens, s->s.lens, sizeof(int32_t) * (size_t)s->s.nsegs, cudaMemcpyDeviceToHost), "copy to the host");
         cu_err_check(rt);
     }
     return s->host_lens;
@@ -267,10 +264,7 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
 NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
 {
     CuSd *s = (CuSd *)nesl_sd_new(rt, lens->len);
-    if (lens->len) {
-        cu_ck(rt, cudaMemcpyAsync(s->lens.p, lens->data, sizeof(int32_t) * (size_t)lens->len, cudaMemcpyDeviceToDevice, 0), "copy");
-        cu_queued(rt);
-    }
+    if (lens->len) cu_queue(rt, cudaMemcpyAsync(s->lens.p, lens->data, sizeof(int32_t) * (size_t)lens->len, cudaMemcpyDeviceToDevice, 0), "copy");
     sd_scan(rt, s, true);
     return &s->s;
 }
@@ -303,10 +297,7 @@ NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s)
 {
     sd_fill(rt, (CuSd *)s);
     NeslVec *v = nesl_vec_new(rt, NESL_INT, s->nsegs);
-    if (s->nsegs) {
-        cu_ck(rt, cudaMemcpy(v->data, s->lens, sizeof(int32_t) * (size_t)s->nsegs, cudaMemcpyDeviceToDevice), "copy");
-        cu_queued(rt);
-    }
+    if (s->nsegs) cu_queue(rt, cudaMemcpy(v->data, s->lens, sizeof(int32_t) * (size_t)s->nsegs, cudaMemcpyDeviceToDevice), "copy");
     return v;
 }
 
@@ -338,10 +329,7 @@ NeslVec *nesl_segids(NeslRt *rt, NeslSd *s)
     const int32_t *ids = nesl_sd_segids(rt, s);
     int64_t t = nesl_sd_total(rt, s);
     NeslVec *v = nesl_vec_new(rt, NESL_INT, t);
-    if (t) {
-        cu_ck(rt, cudaMemcpy(v->data, ids, sizeof(int32_t) * (size_t)t, cudaMemcpyDeviceToDevice), "copy");
-        cu_queued(rt);
-    }
+    if (t) cu_queue(rt, cudaMemcpy(v->data, ids, sizeof(int32_t) * (size_t)t, cudaMemcpyDeviceToDevice), "copy");
     return v;
 }
 
