@@ -42,6 +42,18 @@ void cu_ck(NeslRt *rt, cudaError_t e, const char *what)
     if (e != cudaSuccess) nesl_fail(rt, "CUDA error in %s: %s", what, cudaGetErrorString(e));
 }
 
+/* The stream's synchronization, counted for NESL_CU_PROFILE. */
+static void cu_sync(NeslRt *rt, const char *what)
+{
+    double t0 = rt->prof ? nesl_clock() : 0;
+    cu_ck(rt, cudaStreamSynchronize(0), what);
+    rt->n_waits++;
+    if (rt->prof) {
+        rt->t_last = nesl_clock();
+        rt->wait_s += rt->t_last - t0;
+    }
+}
+
 /* ---- deferred device errors ---- */
 /* Before an operation that waits for the device: the slots written since
  * the last check are the ones err_check reads once the device is idle. */
@@ -157,6 +169,10 @@ DBuf cu_dev_get(NeslRt *rt, size_t n)
 void cu_dev_put(NeslRt *rt, DBuf b)
 {
     if (!b.p) return;
+    if (b.refs) {
+        if (--*b.refs > 0) return;
+        free(b.refs);
+    }
     size_t sz = class_size(b.cls);
     FreeBlk *f = (FreeBlk *)malloc(sizeof *f);
     if (!f || rt->cached + sz > rt->cache_limit) {
@@ -168,6 +184,19 @@ void cu_dev_put(NeslRt *rt, DBuf b)
     f->next = rt->free_list[b.cls];
     rt->free_list[b.cls] = f;
     rt->cached += sz;
+}
+
+/* Device data is never written once made, so objects may hold one block:
+ * the last to go returns it. */
+DBuf cu_dev_share(NeslRt *rt, DBuf *b)
+{
+    if (b->p && !b->refs) {
+        b->refs = (int *)malloc(sizeof *b->refs);
+        if (!b->refs) nesl_fail(rt, "out of memory");
+        *b->refs = 1;
+    }
+    if (b->refs) ++*b->refs;
+    return *b;
 }
 
 /* ---- frames ---- */
@@ -356,7 +385,8 @@ void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes)
         cu_wait(rt, "a kernel");
         memcpy(dst, rt->hsmall, bytes);
     } else {
-        cu_queue(rt, cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost), "a kernel");
+        cu_queue(rt, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, 0), "a kernel");
+        cu_sync(rt, "a kernel");
     }
     cu_err_check(rt);
 }
@@ -379,7 +409,7 @@ void nesl_cu_raise(NeslRt *rt)
 void nesl_cu_check_errors(NeslRt *rt)
 {
     cu_err_fetch(rt);
-    cu_ck(rt, cudaStreamSynchronize(0), "a kernel");
+    cu_sync(rt, "a kernel");
     cu_err_check(rt);
 }
 
@@ -411,12 +441,21 @@ void cu_queue(NeslRt *rt, cudaError_t e, const char *what)
 {
     cu_ck(rt, e, what);
     rt->wait_idle = false;
+    rt->n_queued++;
+    if (rt->prof) {
+        int k = 0;
+        while (k < rt->nkinds && strcmp(rt->kind_name[k], what)) k++;
+        if (k == rt->nkinds && k < 32) rt->kind_name[rt->nkinds++] = what;
+        double t = nesl_clock();
+        if (k < 32) rt->kind_n[k]++, rt->kind_s[k] += t - rt->t_last;
+        rt->t_last = t;
+    }
 }
 
 void cu_wait(NeslRt *rt, const char *what)
 {
     if (rt->timing) cu_ck(rt, cudaEventRecord(rt->ev_wait, 0), "an event");
-    cu_ck(rt, cudaStreamSynchronize(0), what);
+    cu_sync(rt, what);
     if (rt->timing) {
         rt->wait_idle = true;
         rt->wait_end = nesl_clock();
@@ -434,6 +473,9 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
     cu_ck(rt, cudaGetDevice(&dev), "finding a GPU");
     cu_ck(rt, cudaGetDeviceProperties(&prop, dev), "finding a GPU");
     rt->nsm = prop.multiProcessorCount;
+    const char *prof = getenv("NESL_CU_PROFILE");
+    rt->prof = prof && *prof && strcmp(prof, "0");
+    rt->t_start = rt->t_last = nesl_clock();
     rt->cache_limit = prop.totalGlobalMem / 2;
     cu_ck(rt, cudaHostAlloc((void **)&rt->hret, RET_BYTES, cudaHostAllocMapped), "allocation");
     cu_ck(rt, cudaHostGetDevicePointer((void **)&rt->dret, rt->hret, 0), "allocation");
@@ -451,6 +493,10 @@ int nesl_rt_free(NeslRt *rt)
 {
     nesl_cu_check_errors(rt);
     if (rt->core.stats) nesl_print_stats(rt);
+    if (rt->prof)
+        fprintf(stderr, "profile: %ld device operations queued, %ld host waits (%.3f ms waiting), %.3f ms since start\n",
+                rt->n_queued, rt->n_waits, rt->wait_s * 1e3, (nesl_clock() - rt->t_start) * 1e3);
+    for (int k = 0; rt->prof && k < rt->nkinds; k++) fprintf(stderr, "profile: %8ld %-20s %8.3f ms since the previous operation\n", rt->kind_n[k], rt->kind_name[k], rt->kind_s[k] * 1e3);
     fflush(stdout);
     nesl_release(rt, 0, 0);
     flush_cache(rt);

@@ -20,16 +20,20 @@
 #define NSLOTS 1024                   /* error slots before a forced check */
 #define RET_BYTES 256                 /* the result area (nesl_cu_ret) */
 
-/* A device block and its size class (-1: none). */
-typedef struct DBuf { void *p; int cls; } DBuf;
+/* A device block and its size class (-1: none).  refs: NULL while one
+ * object holds the block, else the count of objects holding it (cu_dev_share):
+ * a descriptor's lengths and segment ids and the vectors made of them are
+ * one block, not copies (quicksort: 1550 device copies of 5 us of host
+ * time each in a 38 ms form, H100). */
+typedef struct DBuf { void *p; int cls; int *refs; } DBuf;
 typedef struct FreeBlk { void *p; struct FreeBlk *next; } FreeBlk;
 
 /* Host wrappers: the public struct first, then what the runtime keeps. */
 typedef struct CuVec { NeslVec v; DBuf d; void *host; size_t host_cap; } CuVec;
 /* ulen: the length of every segment of a dist_sd descriptor, else -1;
  * unfilled: a dist_sd whose lens and offs are not written yet (sd_fill);
- * offs32: the offsets as ints, made with offs by the one-block scan, and
- * handed to the first offsets (s) vector (then empty) */
+ * offs32: the offsets as ints, made with offs by the scan (none for a
+ * dist_sd), shared with every offsets (s) vector */
 typedef struct CuSd { NeslSd s; DBuf lens, offs, offs32, ids; int64_t total; int32_t *host_lens; int32_t ulen; bool unfilled; } CuSd;
 typedef struct CuTmp { NeslObj obj; DBuf d; } CuTmp;
 
@@ -73,6 +77,16 @@ struct NeslRt {
     cudaEvent_t ev_wait;
     bool timing, wait_idle;
     double wait_end;
+    /* NESL_CU_PROFILE set: at exit, how many operations were queued and
+     * how often (and how long) the host waited for the device (doc/
+     * codegen.md, "Profile"); the counts are kept always. */
+    bool prof;
+    long n_queued, n_waits;
+    int nkinds;
+    const char *kind_name[32];   /* NESL_CU_PROFILE: queued operations by `what` */
+    long kind_n[32];
+    double kind_s[32], t_last;   /* host time since the previous operation or wait */
+    double wait_s, t_start;
     const void *grid_fn[NGRIDS];
     int grid_blocks[NGRIDS];
     int ngrids;
@@ -81,7 +95,8 @@ struct NeslRt {
 /* rt_cuda.cu */
 void cu_ck(NeslRt *rt, cudaError_t e, const char *what);   /* a CUDA error is a runtime error */
 DBuf cu_dev_get(NeslRt *rt, size_t n);                    /* a cached device block of n bytes */
-void cu_dev_put(NeslRt *rt, DBuf b);
+void cu_dev_put(NeslRt *rt, DBuf b);                      /* one holder less */
+DBuf cu_dev_share(NeslRt *rt, DBuf *b);                   /* b, for one holder more */
 void *cu_new_obj(NeslRt *rt, NeslObjKind k, size_t bytes);  /* in the current frame */
 NeslVec *cu_vec_adopt(NeslRt *rt, NeslBase b, int64_t len, DBuf d);
 /* Around a wait for the device: the pending error slots, then, the

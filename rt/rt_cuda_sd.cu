@@ -20,17 +20,20 @@ const int32_t *nesl_sd_host_lens(NeslRt *rt, const NeslSd *cs)
     return s->host_lens;
 }
 
-NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs)
+/* A descriptor of nsegs segments whose lengths are the block lens. */
+static CuSd *sd_with(NeslRt *rt, int64_t nsegs, DBuf lens)
 {
     CuSd *s = (CuSd *)cu_new_obj(rt, NESL_OBJ_SD, sizeof(CuSd));
-    s->lens = cu_dev_get(rt, sizeof(int32_t) * (size_t)nsegs);
+    s->lens = lens;
     s->offs.cls = s->offs32.cls = s->ids.cls = -1;
     s->total = -1;
     s->ulen = -1;
     s->s.nsegs = nsegs;
     s->s.lens = (int32_t *)s->lens.p;
-    return &s->s;
+    return s;
 }
+
+NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs) { return &sd_with(rt, nsegs, cu_dev_get(rt, sizeof(int32_t) * (size_t)nsegs))->s; }
 
 /* ---- segment descriptors on the device ---- */
 /* Length g of n (0 past the end); a negative length is make_sd's error,
@@ -43,13 +46,25 @@ static __device__ int32_t sd_len(const int32_t *lens, int64_t g, int64_t n, Nesl
     return l;
 }
 
-/* The lengths shifted by one for the scan into offsets. */
-__global__ static void k_lens64(const int32_t *lens, int64_t n, int64_t *offs, NeslDErr *e)
-{
-    int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride)
-        offs[g] = g == 0 ? 0 : sd_len(lens, g - 1, n, e);
-}
+/* More segments: the SCAN skeleton's one pass (nesl_cuda_scan.cuh) over
+ * n + 1 lengths (the last 0, so offs[n] is the total), writing the offsets
+ * both as int64 and as the ints an offsets vector holds.  It replaced a
+ * shifted copy and CUB's scan: three launches and CUB's size query, about
+ * 11 us of host time a descriptor on the H100 (bench/cuda/host_cost.cu),
+ * and the conversion to ints. */
+struct SdLens {
+    const int32_t *lens;
+    int64_t n;
+    int64_t *offs;
+    int32_t *offs32;
+    __device__ int64_t pull(int64_t g, NeslDErr *e) const { return sd_len(lens, g, n, e); }
+    __device__ int64_t op(int64_t a, int64_t b, int64_t, NeslDErr *) const { return a + b; }
+    __device__ void store(int64_t g, int64_t v) const
+    {
+        offs[g] = v;
+        if (g < n) offs32[g] = (int32_t)v;
+    }
+};
 
 /* The offsets of at most SD_SMALL segments in one launch of one block (no
  * shifted copy, no scan kernels): most descriptors are that small, and
@@ -205,16 +220,12 @@ static void sd_scan(NeslRt *rt, CuSd *s, bool check)
         if (check) nesl_cu_raise(rt);
         return;
     }
-    k_lens64<<<(unsigned)cu_grid_for(rt, (const void *)k_lens64, n + 1), NESL_BLOCK>>>(s->s.lens, n, o, e);
-    nesl_cu_launched(rt, "segment offsets");
-    if (check) nesl_cu_raise(rt);
-    size_t bytes = 0;
-    cub::DeviceScan::InclusiveSum(NULL, bytes, o + 1, o + 1, (int)n);
+    s->offs32 = cu_dev_get(rt, sizeof(int32_t) * (size_t)n);
     size_t mark = nesl_mark(rt);
-    void *tmp = nesl_cu_tmp(rt, bytes, false);
-    cub::DeviceScan::InclusiveSum(tmp, bytes, o + 1, o + 1, (int)n);
-    nesl_cu_launched(rt, "segment offsets");
+    NeslScanP<SdLens, int64_t> p = { SdLens{ s->s.lens, n, o, (int32_t *)s->offs32.p }, 0, e };
+    nesl_cu_scan_run<NESL_PAR>(rt, p, n + 1, "segment offsets");
     nesl_release(rt, mark, 0);
+    if (check) nesl_cu_raise(rt);
 }
 
 const int64_t *nesl_sd_offs(NeslRt *rt, NeslSd *cs)
@@ -263,8 +274,7 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
  * the scan checks them instead, for the deferred error check. */
 NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
 {
-    CuSd *s = (CuSd *)nesl_sd_new(rt, lens->len);
-    if (lens->len) cu_queue(rt, cudaMemcpyAsync(s->lens.p, lens->data, sizeof(int32_t) * (size_t)lens->len, cudaMemcpyDeviceToDevice, 0), "copy");
+    CuSd *s = sd_with(rt, lens->len, cu_dev_share(rt, &((CuVec *)lens)->d));   /* the vector's block */
     sd_scan(rt, s, true);
     return &s->s;
 }
@@ -295,10 +305,9 @@ static void sd_fill(NeslRt *rt, CuSd *s)
 
 NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s)
 {
-    sd_fill(rt, (CuSd *)s);
-    NeslVec *v = nesl_vec_new(rt, NESL_INT, s->nsegs);
-    if (s->nsegs) cu_queue(rt, cudaMemcpy(v->data, s->lens, sizeof(int32_t) * (size_t)s->nsegs, cudaMemcpyDeviceToDevice), "copy");
-    return v;
+    CuSd *cs = (CuSd *)s;
+    sd_fill(rt, cs);
+    return cu_vec_adopt(rt, NESL_INT, s->nsegs, cu_dev_share(rt, &cs->lens));   /* the descriptor's block */
 }
 
 __global__ static void k_to_int(const int64_t *o, int64_t n, int32_t *d)
@@ -311,11 +320,8 @@ NeslVec *nesl_offsets(NeslRt *rt, NeslSd *cs)
 {
     CuSd *s = (CuSd *)cs;
     const int64_t *o = nesl_sd_offs(rt, cs);
-    if (s->offs32.p) {   /* no launch: quicksort asks for a dozen offsets per level */
-        NeslVec *v = cu_vec_adopt(rt, NESL_INT, cs->nsegs, s->offs32);
-        s->offs32 = (DBuf){ NULL, -1 };
-        return v;
-    }
+    if (s->offs32.p)   /* no launch: quicksort asks for a dozen offsets per level */
+        return cu_vec_adopt(rt, NESL_INT, cs->nsegs, cu_dev_share(rt, &s->offs32));
     NeslVec *v = nesl_vec_new(rt, NESL_INT, cs->nsegs);
     if (cs->nsegs > 0) {
         k_to_int<<<(unsigned)cu_grid_for(rt, (const void *)k_to_int, cs->nsegs), NESL_BLOCK>>>(o, cs->nsegs, (int32_t *)v->data);
@@ -326,10 +332,7 @@ NeslVec *nesl_offsets(NeslRt *rt, NeslSd *cs)
 
 NeslVec *nesl_segids(NeslRt *rt, NeslSd *s)
 {
-    const int32_t *ids = nesl_sd_segids(rt, s);
-    int64_t t = nesl_sd_total(rt, s);
-    NeslVec *v = nesl_vec_new(rt, NESL_INT, t);
-    if (t) cu_queue(rt, cudaMemcpy(v->data, ids, sizeof(int32_t) * (size_t)t, cudaMemcpyDeviceToDevice), "copy");
-    return v;
+    nesl_sd_segids(rt, s);
+    return cu_vec_adopt(rt, NESL_INT, nesl_sd_total(rt, s), cu_dev_share(rt, &((CuSd *)s)->ids));   /* the descriptor's block */
 }
 
