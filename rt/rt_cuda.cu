@@ -47,6 +47,7 @@ static void cu_sync(NeslRt *rt, const char *what)
 {
     double t0 = rt->prof ? nesl_clock() : 0;
     cu_ck(rt, cudaStreamSynchronize(0), what);
+    cu_sd_settle(rt);
     rt->n_waits++;
     if (rt->prof) {
         rt->t_last = nesl_clock();
@@ -220,6 +221,7 @@ void nesl_tgt_free_obj(NeslRt *rt, NeslObj *o)
     }
     case NESL_OBJ_SD: {
         CuSd *s = (CuSd *)o;
+        cu_sd_unpend(rt, s);
         cu_dev_put(rt, s->lens);
         cu_dev_put(rt, s->offs);
         cu_dev_put(rt, s->offs32);
@@ -480,6 +482,8 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
     cu_ck(rt, cudaHostAlloc((void **)&rt->hret, RET_BYTES, cudaHostAllocMapped), "allocation");
     cu_ck(rt, cudaHostGetDevicePointer((void **)&rt->dret, rt->hret, 0), "allocation");
     cu_ck(rt, cudaMallocHost((void **)&rt->hsmall, RET_BYTES), "allocation");
+    cu_ck(rt, cudaHostAlloc((void **)&rt->htot, sizeof(int64_t) * TOT_SLOTS, cudaHostAllocMapped), "allocation");
+    cu_ck(rt, cudaHostGetDevicePointer((void **)&rt->dtot, rt->htot, 0), "allocation");
     cu_ck(rt, cudaMalloc((void **)&rt->derr, sizeof(NeslDErr) * NSLOTS), "allocation");
     cu_ck(rt, cudaMallocHost((void **)&rt->hderr, sizeof(NeslDErr) * NSLOTS), "allocation");
     cu_ck(rt, cudaHostAlloc((void **)&rt->hany, sizeof(int), cudaHostAllocMapped), "allocation");
@@ -507,6 +511,7 @@ int nesl_rt_free(NeslRt *rt)
     }
     cudaFreeHost(rt->hret);
     cudaFreeHost(rt->hsmall);
+    cudaFreeHost(rt->htot);
     cudaFree(rt->derr);
     cudaFreeHost(rt->hderr);
     cudaFreeHost((void *)rt->hany);

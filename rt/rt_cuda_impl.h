@@ -19,6 +19,9 @@
 #define NGRIDS 256
 #define NSLOTS 1024                   /* error slots before a forced check */
 #define RET_BYTES 256                 /* the result area (nesl_cu_ret) */
+#ifndef TOT_SLOTS
+#define TOT_SLOTS 4096                /* descriptors' totals between waits (htot); tests build 2 */
+#endif
 
 /* A device block and its size class (-1: none).  refs: NULL while one
  * object holds the block, else the count of objects holding it (cu_dev_share):
@@ -33,8 +36,20 @@ typedef struct CuVec { NeslVec v; DBuf d; void *host; size_t host_cap; } CuVec;
 /* ulen: the length of every segment of a dist_sd descriptor, else -1;
  * unfilled: a dist_sd whose lens and offs are not written yet (sd_fill);
  * offs32: the offsets as ints, made with offs by the scan (none for a
- * dist_sd), shared with every offsets (s) vector */
-typedef struct CuSd { NeslSd s; DBuf lens, offs, offs32, ids; int64_t total; int32_t *host_lens; int32_t ulen; bool unfilled; } CuSd;
+ * dist_sd), shared with every offsets (s) vector;
+ * tot_slot: the slot of the mapped totals (NeslRt's htot) the scan writes
+ * its total into, until a wait settles it (-1: none), on the pending list
+ * (pend_prev, pend_next) meanwhile */
+typedef struct CuSd {
+    NeslSd s;
+    DBuf lens, offs, offs32, ids;
+    int64_t total;
+    int32_t *host_lens;
+    int32_t ulen;
+    bool unfilled;
+    int tot_slot;
+    struct CuSd *pend_prev, *pend_next;
+} CuSd;
 typedef struct CuTmp { NeslObj obj; DBuf d; } CuTmp;
 
 struct NeslRt {
@@ -61,6 +76,13 @@ struct NeslRt {
     char *hsmall;            /* pinned: other small copies to the host (not hret, which
                                 a kernel may be about to write) */
     bool ret_busy;           /* nesl_cu_ret gave out dret, not fetched yet */
+    /* A descriptor's scan writes its total into a slot of mapped pinned
+     * host memory; every wait for the device settles all pending totals
+     * (cu_sd_settle), so asking for one costs no copy, and a wait only
+     * when none came since its scan (quicksort asks for a dozen a level). */
+    int64_t *htot, *dtot;    /* TOT_SLOTS slots: host address, device address */
+    int tot_next;            /* the next free slot (all settled before it wraps) */
+    CuSd *pending;           /* descriptors whose total is in a slot */
     int slot;                /* the slot launches write now */
     bool slot_used;          /* nesl_cu_derr gave out derr + slot */
     int fetched;             /* slots err_fetch set aside for err_check */
@@ -110,5 +132,7 @@ int64_t cu_grid_for(NeslRt *rt, const void *k, int64_t n);   /* blocks for n ele
  * cu_ck, and the timer learns the device is busy again. */
 void cu_queue(NeslRt *rt, cudaError_t e, const char *what);
 void cu_wait(NeslRt *rt, const char *what);               /* wait for a result (ev_wait) */
+void cu_sd_settle(NeslRt *rt);                            /* after a wait: the pending totals */
+void cu_sd_unpend(NeslRt *rt, CuSd *s);                   /* s leaves the pending list */
 
 #endif

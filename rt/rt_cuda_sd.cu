@@ -26,6 +26,7 @@ static CuSd *sd_with(NeslRt *rt, int64_t nsegs, DBuf lens)
     CuSd *s = (CuSd *)cu_new_obj(rt, NESL_OBJ_SD, sizeof(CuSd));
     s->lens = lens;
     s->offs.cls = s->offs32.cls = s->ids.cls = -1;
+    s->tot_slot = -1;
     s->total = -1;
     s->ulen = -1;
     s->s.nsegs = nsegs;
@@ -57,12 +58,14 @@ struct SdLens {
     int64_t n;
     int64_t *offs;
     int32_t *offs32;
+    int64_t *tot;
     __device__ int64_t pull(int64_t g, NeslDErr *e) const { return sd_len(lens, g, n, e); }
     __device__ int64_t op(int64_t a, int64_t b, int64_t, NeslDErr *) const { return a + b; }
     __device__ void store(int64_t g, int64_t v) const
     {
         offs[g] = v;
         if (g < n) offs32[g] = (int32_t)v;
+        else *tot = v;
     }
 };
 
@@ -71,7 +74,7 @@ struct SdLens {
  * quicksort makes a dozen per recursion level. */
 #define SD_SMALL_ITEMS 16
 #define SD_SMALL (NESL_BLOCK * SD_SMALL_ITEMS)
-__global__ static void k_sd_offs_small(const int32_t *lens, int64_t n, int64_t *offs, int32_t *offs32, NeslDErr *e)
+__global__ static void k_sd_offs_small(const int32_t *lens, int64_t n, int64_t *offs, int32_t *offs32, int64_t *tot, NeslDErr *e)
 {
     typedef cub::BlockScan<int64_t, NESL_BLOCK> Scan;
     __shared__ typename Scan::TempStorage tmp;
@@ -86,7 +89,7 @@ __global__ static void k_sd_offs_small(const int32_t *lens, int64_t n, int64_t *
             offs[g0 + k] = v[k];
             offs32[g0 + k] = (int32_t)v[k];
         }
-    if (threadIdx.x == 0) offs[n] = total;
+    if (threadIdx.x == 0) offs[n] = *tot = total;
 }
 
 /* The segment of element i: the last g in [lo, hi) with o[g - base] <= i,
@@ -201,6 +204,39 @@ __global__ static void k_segids_uniform(int32_t l, int64_t total, int32_t *ids)
         ids[i] = nesl_div_in((int32_t)i, l);
 }
 
+/* s's slot for its total, s on the pending list (a wait first if every
+ * slot is taken; it leaves the error slots to the next check). */
+static int64_t *sd_pend(NeslRt *rt, CuSd *s)
+{
+    if (rt->tot_next == TOT_SLOTS) cu_wait(rt, "a kernel");   /* settles them all */
+    s->tot_slot = rt->tot_next++;
+    s->pend_prev = NULL;
+    s->pend_next = rt->pending;
+    if (rt->pending) rt->pending->pend_prev = s;
+    rt->pending = s;
+    return rt->dtot + s->tot_slot;
+}
+
+void cu_sd_unpend(NeslRt *rt, CuSd *s)
+{
+    if (s->tot_slot < 0) return;
+    if (s->pend_prev) s->pend_prev->pend_next = s->pend_next;
+    else rt->pending = s->pend_next;
+    if (s->pend_next) s->pend_next->pend_prev = s->pend_prev;
+    s->tot_slot = -1;
+}
+
+/* The device idle: every pending descriptor's total is in its slot. */
+void cu_sd_settle(NeslRt *rt)
+{
+    for (CuSd *s = rt->pending; s; s = s->pend_next) {
+        s->total = rt->htot[s->tot_slot];
+        s->tot_slot = -1;
+    }
+    rt->pending = NULL;
+    rt->tot_next = 0;
+}
+
 /* The offsets, as an exclusive scan of the lengths on the device; the
  * host does not wait for it (the total is read when asked for). */
 static void sd_scan(NeslRt *rt, CuSd *s, bool check)
@@ -210,19 +246,20 @@ static void sd_scan(NeslRt *rt, CuSd *s, bool check)
     int64_t *o = (int64_t *)s->offs.p;
     NeslDErr *e = NULL;
     if (check) {   /* a slot of its own: the launches before may fail too */
-        nesl_cu_raise(rt);
+        nesl_cu_raise(rt);   /* (may wait, and settle pending totals) */
         e = nesl_cu_derr(rt);
     }
+    int64_t *tot = sd_pend(rt, s);
     if (n <= SD_SMALL) {
         s->offs32 = cu_dev_get(rt, sizeof(int32_t) * (size_t)n);
-        k_sd_offs_small<<<1, NESL_BLOCK>>>(s->s.lens, n, o, (int32_t *)s->offs32.p, e);
+        k_sd_offs_small<<<1, NESL_BLOCK>>>(s->s.lens, n, o, (int32_t *)s->offs32.p, tot, e);
         nesl_cu_launched(rt, "segment offsets");
         if (check) nesl_cu_raise(rt);
         return;
     }
     s->offs32 = cu_dev_get(rt, sizeof(int32_t) * (size_t)n);
     size_t mark = nesl_mark(rt);
-    NeslScanP<SdLens, int64_t> p = { SdLens{ s->s.lens, n, o, (int32_t *)s->offs32.p }, 0, e };
+    NeslScanP<SdLens, int64_t> p = { SdLens{ s->s.lens, n, o, (int32_t *)s->offs32.p, tot }, 0, e };
     nesl_cu_scan_run<NESL_PAR>(rt, p, n + 1, "segment offsets");
     nesl_release(rt, mark, 0);
     if (check) nesl_cu_raise(rt);
@@ -245,7 +282,14 @@ const int32_t *nesl_sd_lens(NeslRt *rt, NeslSd *cs)
 int64_t nesl_sd_total(NeslRt *rt, NeslSd *cs)
 {
     CuSd *s = (CuSd *)cs;
-    if (s->total < 0) nesl_cu_to_host(rt, &s->total, nesl_sd_offs(rt, cs) + s->s.nsegs, sizeof(int64_t));
+    if (s->total < 0) {
+        nesl_sd_offs(rt, cs);   /* scanned: the total is in its slot, or settled */
+        if (s->total < 0) {
+            cu_err_fetch(rt);
+            cu_wait(rt, "a kernel");   /* settles it */
+            cu_err_check(rt);
+        }
+    }
     return s->total;
 }
 
