@@ -379,10 +379,21 @@ static FVal p_elt(Fl *F, const Ctx *cx, Type *rt, FVal a, FVal i, Span sp)
         return rep_gather(F, et, a.c, i.c[0]);
     }
     Sym lens = seq_lengths(F, a), offs = seq_offsets(F, a);
-    check_any(F, cx, sp, j, B(F, LOP_OR, B(F, LOP_LT, ij, X_int(F, 0)), B(F, LOP_GE, ij, X_idx(F, lens, X_var(F, j)))), N, msg);
+    LcuExpr *site = fl_site(F, cx, sp);
     Sym k = fl_fresh(F, "k");
-    Sym g = fl_map(F, LB_INT, k, B(F, LOP_ADD, X_idx(F, offs, X_var(F, k)), X_idx(F, i.c[0], X_var(F, k))), N);
-    return rep_gather(F, et, a.c + 1, g);
+    LcuExpr *at = B(F, LOP_ADD, X_idx(F, offs, X_var(F, k)), X_idx(F, i.c[0], X_var(F, k)));
+    if (site->kind == LE_INT) {
+        /* Each segment's subscript guarded where its index is computed (a
+         * failing one gathers element 0, read checked): no flag REDUCE and
+         * no host wait before the gather, three a level of quicksort's
+         * recursion (s[#s/2], result[0], result[1]). */
+        LcuExpr *ik = X_idx(F, i.c[0], X_var(F, k));
+        LcuExpr *bad = B(F, LOP_OR, B(F, LOP_LT, ik, X_int(F, 0)), B(F, LOP_GE, X_idx(F, i.c[0], X_var(F, k)), X_idx(F, lens, X_var(F, k))));
+        LcuExpr *g = fl_guard_fail(F, site, NESL_G_INDEX, X_int(F, 0), sp);
+        return rep_gather(F, et, a.c + 1, fl_map(F, LB_INT, k, X_if(F, bad, g, at), N));
+    }
+    check_any(F, cx, sp, j, B(F, LOP_OR, B(F, LOP_LT, ij, X_int(F, 0)), B(F, LOP_GE, ij, X_idx(F, lens, X_var(F, j)))), N, msg);
+    return rep_gather(F, et, a.c + 1, fl_map(F, LB_INT, k, at, N));
 }
 
 static FVal p_dist(Fl *F, const Ctx *cx, Type *rt, FVal v, FVal k, Span sp)
