@@ -89,6 +89,10 @@ void *nesl_cu_ret(NeslRt *rt, size_t bytes);
 void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes);
 /* A zero device counter that a reduction resets after use. */
 unsigned *nesl_cu_counter(NeslRt *rt);
+/* The look-back states of n tiles (8-byte words when packed, else ints),
+ * kept by the runtime between launches, and the epoch a launch tags them
+ * with (nesl_cuda_scan.cuh, NeslScanSt). */
+void *nesl_cu_lb_states(NeslRt *rt, bool packed, int64_t n, unsigned *epoch);
 NESL_C_END
 
 static __device__ __forceinline__ void nesl_derr_fill(NeslDErr *e, int64_t it, int code, long long a, long long b, const char *name)

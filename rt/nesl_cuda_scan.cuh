@@ -259,32 +259,37 @@ template <class P> struct NeslScanSt {
     unsigned long long *word;   /* PACKED: status << 32 | value */
     int *flag;                  /* otherwise: status, after the value */
     Wr *agg_w, *inc_w;
-    unsigned *counter;          /* tiles taken (NESL_TILE_BID 0) */
+    unsigned *counter;          /* tiles taken (NESL_TILE_BID 0, FILTER's warp-specialized kernel) */
+    unsigned epoch;             /* this launch's: a status of another is unpublished */
     V *agg;                     /* NESL_FIXED: per-tile aggregates */
     NeslOpt<V> *pre;            /* NESL_FIXED: per-tile prefixes */
 
-    /* status 1: the tile's aggregate; 2: its inclusive prefix */
+    /* status 1: the tile's aggregate; 2: its inclusive prefix; stored as
+     * epoch * 4 + status, so the states need no zeroing between launches
+     * (nesl_cu_lb_state) */
     __device__ void publish(int status, int64_t tile, const Wr &v) const
     {
+        unsigned es = epoch * 4u + (unsigned)status;
         if constexpr (PACKED) {
             unsigned b = 0;
             memcpy(&b, &v, sizeof(Wr));
-            nesl_st_status(word + tile, (unsigned long long)status << 32 | b);
+            nesl_st_status(word + tile, (unsigned long long)es << 32 | b);
         } else {
             (status == 2 ? inc_w : agg_w)[tile] = v;
             __threadfence();
-            *(volatile int *)(flag + tile) = status;
+            *(volatile int *)(flag + tile) = (int)es;
         }
     }
+    __device__ int status(unsigned es) const { return es >> 2 == epoch ? (int)(es & 3u) : 0; }
     __device__ int read(int64_t tile, Wr *v) const
     {
         if constexpr (PACKED) {
             unsigned long long x = nesl_ld_status(word + tile);
             unsigned b = (unsigned)x;
             memcpy(v, &b, sizeof(Wr));
-            return (int)(x >> 32);
+            return status((unsigned)(x >> 32));
         } else {
-            int f = *(volatile int *)(flag + tile);
+            int f = status((unsigned)*(volatile int *)(flag + tile));
             if (f) {
                 __threadfence();
                 *v = nesl_ld_volatile(f == 2 ? inc_w + tile : agg_w + tile);
@@ -616,18 +621,25 @@ static void nesl_cu_tile_prefix(NeslRt *rt, const P &p, const typename P::V *agg
     nesl_k_tile_apply<P><<<(unsigned)nb, NESL_BLOCK>>>(p, agg, bpre, pre, ntiles);
 }
 
-/* The tile states of a look-back over ntiles tiles (zeroed). */
-template <class P> static NeslScanSt<P> nesl_cu_lb_state(NeslRt *rt, int64_t ntiles)
+/* The tile states of a look-back over ntiles tiles: the runtime's, kept
+ * from launch to launch with a new epoch (no memset: quicksort's
+ * descriptors made 310 of its 568 a run, 2-4 us of host time each on the
+ * H100), or, with a tile counter (counted), zeroed ones. */
+template <class P> static NeslScanSt<P> nesl_cu_lb_state(NeslRt *rt, int64_t ntiles, bool counted = !NESL_TILE_BID)
 {
     typedef typename P::Wire Wr;
+    enum { PACKED = NeslScanSt<P>::PACKED };
     NeslScanSt<P> st;
     memset(&st, 0, sizeof st);
-    if constexpr (NeslScanSt<P>::PACKED) {
-        st.word = (unsigned long long *)nesl_cu_tmp(rt, 8 * (size_t)(ntiles + 1), true);
-        st.counter = (unsigned *)(st.word + ntiles);
+    st.epoch = 1;
+    void *lb = counted ? nesl_cu_tmp(rt, (PACKED ? 8 : sizeof(int)) * (size_t)(ntiles + 1), true)
+                       : nesl_cu_lb_states(rt, PACKED, ntiles, &st.epoch);
+    if constexpr (PACKED) {
+        st.word = (unsigned long long *)lb;
+        st.counter = counted ? (unsigned *)(st.word + ntiles) : NULL;
     } else {
-        st.flag = (int *)nesl_cu_tmp(rt, sizeof(int) * (size_t)(ntiles + 1), true);
-        st.counter = (unsigned *)(st.flag + ntiles);
+        st.flag = (int *)lb;
+        st.counter = counted ? (unsigned *)(st.flag + ntiles) : NULL;
         st.agg_w = (Wr *)nesl_cu_tmp(rt, sizeof(Wr) * (size_t)ntiles, false);
         st.inc_w = (Wr *)nesl_cu_tmp(rt, sizeof(Wr) * (size_t)ntiles, false);
     }
@@ -1041,7 +1053,7 @@ template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter
         const void *k = (const void *)nesl_k_filter_ws<P>;
         int64_t wtiles = (n + WS::TILE - 1) / WS::TILE;
         int64_t grid = nesl_cu_grid_threads(rt, k, WS::SB + 32, wtiles);
-        nesl_k_filter_ws<P><<<(unsigned)grid, WS::SB + 32>>>(p, n, (int)wtiles, nesl_cu_lb_state<P>(rt, wtiles));
+        nesl_k_filter_ws<P><<<(unsigned)grid, WS::SB + 32>>>(p, n, (int)wtiles, nesl_cu_lb_state<P>(rt, wtiles, true));
     } else {
         nesl_k_filter<P><<<(unsigned)ntiles, P::Shape::SB>>>(p, n, nesl_cu_lb_state<P>(rt, ntiles));
     }

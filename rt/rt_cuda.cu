@@ -401,6 +401,32 @@ NeslDErr *nesl_cu_derr(NeslRt *rt)
 
 unsigned *nesl_cu_counter(NeslRt *rt) { return rt->counter; }
 
+/* A status written by an earlier launch has an earlier epoch, so reads
+ * as unpublished; the states are zeroed only when made (a larger block)
+ * and when the epochs run out (2^30, an epoch fits status words' upper
+ * 30 bits).  One stream: a launch never overlaps the one before. */
+#ifndef LB_EPOCHS
+#define LB_EPOCHS (1u << 30)   /* tests build 4 */
+#endif
+void *nesl_cu_lb_states(NeslRt *rt, bool packed, int64_t n, unsigned *epoch)
+{
+    DBuf *b = packed ? &rt->lb_words : &rt->lb_flags;
+    size_t bytes = (packed ? 8 : sizeof(int)) * (size_t)(n > 0 ? n : 1);
+    bool wrap = rt->lb_epoch + 1 == LB_EPOCHS;
+    if (!b->p || class_size(b->cls) < bytes) {
+        cu_dev_put(rt, *b);
+        *b = cu_dev_get(rt, bytes);
+        cu_queue(rt, cudaMemsetAsync(b->p, 0, class_size(b->cls), 0), "memset");
+    }
+    if (wrap) {   /* both: the other's states hold epochs too */
+        if (rt->lb_words.p) cu_queue(rt, cudaMemsetAsync(rt->lb_words.p, 0, class_size(rt->lb_words.cls), 0), "memset");
+        if (rt->lb_flags.p) cu_queue(rt, cudaMemsetAsync(rt->lb_flags.p, 0, class_size(rt->lb_flags.cls), 0), "memset");
+        rt->lb_epoch = 0;
+    }
+    *epoch = ++rt->lb_epoch;
+    return b->p;
+}
+
 void nesl_cu_raise(NeslRt *rt)
 {
     if (!rt->slot_used) return;
@@ -503,6 +529,8 @@ int nesl_rt_free(NeslRt *rt)
     for (int k = 0; rt->prof && k < rt->nkinds; k++) fprintf(stderr, "profile: %8ld %-20s %8.3f ms since the previous operation\n", rt->kind_n[k], rt->kind_name[k], rt->kind_s[k] * 1e3);
     fflush(stdout);
     nesl_release(rt, 0, 0);
+    cu_dev_put(rt, rt->lb_words);
+    cu_dev_put(rt, rt->lb_flags);
     flush_cache(rt);
     if (rt->ev_made) {
         cudaEventDestroy(rt->ev_start);

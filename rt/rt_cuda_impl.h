@@ -87,6 +87,8 @@ struct NeslRt {
     bool slot_used;          /* nesl_cu_derr gave out derr + slot */
     int fetched;             /* slots err_fetch set aside for err_check */
     unsigned *counter;       /* device: zero between reductions */
+    DBuf lb_words, lb_flags; /* look-back states (nesl_cu_lb_states): packed, flags */
+    unsigned lb_epoch;       /* the last epoch given out */
     int nsm;
     cudaEvent_t ev_start, ev_stop;   /* nesl_timer_*, made at first use */
     bool ev_made;
