@@ -70,6 +70,7 @@ static CExpr **cpu_builtin(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuE
         return one(g, cx_int(a, 0));
     }
     if (!strcmp(f, "total")) return one(g, hoist(g, blk, "int32_t", cx_cast(a, "int32_t", cx_call(a, "nesl_sd_total", n, args))));
+    if (!strcmp(f, "make_sd") && n == 3) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_make_sd_total", n, args)));
     if (!strcmp(f, "make_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_make_sd", n, args)));
     if (!strcmp(f, "dist_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_dist_sd", n, args)));
     const char *fn = !strcmp(f, "lengths") ? "nesl_lengths" : !strcmp(f, "offsets") ? "nesl_offsets" : "nesl_segids";

@@ -545,7 +545,7 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
             Sym i = fl_fresh(F, "i");
             Sym ones = fl_map(F, LB_INT, i, X_call1(F, "btoi", X_idx(F, fl.c[0], X_var(F, i))), X_var(F, in.count));
             Sym nl = fl_seg_sum_int(F, outer_sd, ones);
-            result_sd = fl_make_sd(F, nl);
+            result_sd = fl_make_sd_total(F, nl, X_len(F, idx));   /* the kept count */
         }
         Ctx packed = in;
         packed.count = fl_emit(F, T_int(F), X_len(F, idx));

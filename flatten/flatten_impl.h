@@ -142,6 +142,7 @@ Sym fl_sd_lengths(Fl *F, Sym sd);
 Sym fl_sd_offsets(Fl *F, Sym sd);
 Sym fl_sd_segids(Fl *F, Sym sd);
 Sym fl_sd_total(Fl *F, Sym sd);                                 /* int */
+Sym fl_make_sd_total(Fl *F, Sym lens, LcuExpr *total);          /* make_sd (lens, total): the sum known */
 Sym fl_make_sd(Fl *F, Sym lens);
 /* n segments of length len (dist_sd); *total (if total) gets n * len. */
 Sym fl_dist_sd(Fl *F, LcuExpr *n, LcuExpr *len, Sym *total);

@@ -222,9 +222,9 @@ static void concat_into(Fl *F, Type *t, const Sym *a, LcuExpr *na, const Sym *b,
         const Sym la1[1] = { la }, lb1[1] = { lb };
         Sym l[1];
         concat_into(F, type_base(F->a, TY_INT), la1, na, lb1, nb, l);
-        out[0] = fl_make_sd(F, l[0]);
         Sym ta = fl_sd_total(F, a[0]);
         Sym tb = fl_sd_total(F, b[0]);
+        out[0] = fl_make_sd_total(F, l[0], X_bin(F, LOP_ADD, X_var(F, ta), X_var(F, tb)));
         concat_into(F, t->elem, a + 1, X_var(F, ta), b + 1, X_var(F, tb), out + 1);
         return;
     }
@@ -262,7 +262,7 @@ static void empty_into(Fl *F, Type *t, bool lifted, Sym *out)
     case TY_SEQ:
         if (lifted) {
             Sym l = fl_empty(F, LB_INT);
-            out[0] = fl_make_sd(F, l);
+            out[0] = fl_make_sd_total(F, l, X_int(F, 0));
             out++;
         }
         empty_into(F, t->elem, true, out);
@@ -305,9 +305,9 @@ static void single_into(Fl *F, Type *t, const Sym *c, Sym *out)
     case TY_SEQ: {
         FVal s = fv_make(F, t, false, fv_arity(t, false), (Sym *)c);
         LcuExpr **e = arena_alloc(F->a, sizeof *e);
-        e[0] = fv_count(F, s);
+        e[0] = fv_count(F, s);   /* a variable */
         Sym l = fl_emit(F, T_vec(F, LB_INT), lcu_e_veclit(F->a, (Span){ 0 }, 1, e));
-        out[0] = fl_make_sd(F, l);
+        out[0] = fl_make_sd_total(F, l, X_var(F, e[0]->u.var));
         memcpy(out + 1, c, sizeof *out * (size_t)s.n);
         return;
     }

@@ -9,7 +9,14 @@
  * dist_sd(n, l) instead, and its accessors are arithmetic the flattener
  * writes itself: total n * l on the CPU, without a wait for the device;
  * segment ids div_in(p, l) and offsets k * l as MAPs that fusion pulls
- * into their consumers, so the ids are never stored. */
+ * into their consumers, so the ids are never stored.  A descriptor whose
+ * total the flattener knows on the CPU (a filter's kept count, the sum of
+ * two concatenated sequences' totals, a singleton's length) is made by
+ * make_sd (lens, total), so that the CUDA runtime answers total (s) and
+ * segment ids without a wait for the device (quicksort asked for four
+ * such a level) and checks it against the scan.  Reads still say
+ * total (s): fusion proves sizes equal through it (a MAP over total (s)
+ * and a SEG_REDUCE over s). */
 #include "flatten_impl.h"
 
 typedef struct UniformSd { Sym sd, n, len, total; } UniformSd;
@@ -60,6 +67,11 @@ Sym fl_sd_total(Fl *F, Sym sd)
 Sym fl_make_sd(Fl *F, Sym lens)
 {
     return fl_emit(F, T_sd(F), X_call1(F, "make_sd", X_var(F, lens)));
+}
+
+Sym fl_make_sd_total(Fl *F, Sym lens, LcuExpr *total)
+{
+    return fl_emit(F, T_sd(F), X_call2(F, "make_sd", X_var(F, lens), total));
 }
 
 /* The registry entry outlives the block: the sd's uses are in its scope,

@@ -275,6 +275,9 @@ void lcu_stats_free(LcuStats *s);
  *     internal error in the interpreter when broken
  * CPU-only builtins:
  *   make_sd([int]) -> sd      lengths(sd) -> [int]     offsets(sd) -> [int] (exclusive scan)
+ *   make_sd([int], int t) -> sd: the same, whose total the flattener knows is t
+ *     (total(sd) then costs no wait for the device; a different sum of the
+ *     lengths is an internal error)
  *   dist_sd(int n, int l) -> sd: n segments of length l (total n * l without a scan)
  *   segids(sd) -> [int] (segment of each element)      total(sd) -> int
  *   check(bool, int site, [char] msg) -> unit: when the bool is true, a runtime

@@ -138,7 +138,12 @@ static const LcuType *check_cpu_builtin(Ck *c, LcuExpr *e, const LcuType **at)
     const LcuType *tsd = lcu_t_sd(c->a), *tvi = lcu_t_vec(c->a, LB_INT);
     const LcuType *want[3] = { tsd, NULL, NULL }, *res = tvi;
     int np = 1;
-    if (!strcmp(f, "make_sd")) { want[0] = tvi; res = tsd; }
+    if (!strcmp(f, "make_sd")) {   /* make_sd (lens) or make_sd (lens, total) */
+        np = e->u.call.nargs == 2 ? 2 : 1;
+        want[0] = tvi;
+        want[1] = lcu_t_base(c->a, LB_INT);
+        res = tsd;
+    }
     else if (!strcmp(f, "dist_sd")) { np = 2; want[0] = want[1] = lcu_t_base(c->a, LB_INT); res = tsd; }
     else if (!strcmp(f, "total")) res = lcu_t_base(c->a, LB_INT);
     else if (!strcmp(f, "check")) {

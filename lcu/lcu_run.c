@@ -62,16 +62,20 @@ static LcuVal *int_vec(LcuInterp *I, int64_t len) { return lcu_val_vec(I, LB_INT
 #define COLD __attribute__((noinline))
 
 /* make_sd dist_sd lengths offsets segids total check */
-static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args)
+static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args, int nargs)
 {
     LcuVal *a = args[0];
     LcuScalar s = { 0 };
     if (!strcmp(f, "make_sd")) {
         LcuVal *sd = lcu_val_sd(I, a->len);
+        int64_t total = 0;
         for (int64_t i = 0; i < sd->len; i++) {
             if (a->data[i].i < 0) li_unguarded(I, "make_sd: negative segment length %lld", (long long)a->data[i].i);
             sd->data[i] = a->data[i];
+            total += a->data[i].i;
         }
+        if (nargs == 2 && total != args[1]->s.i)
+            li_internal(I, "make_sd: the lengths add up to %lld, not the total %lld given", (long long)total, (long long)args[1]->s.i);
         return sd;
     }
     if (!strcmp(f, "dist_sd")) {   /* dist_sd(n, l): n segments of length l */
@@ -137,7 +141,7 @@ static LcuVal *eval_call(LcuInterp *I, const CEnv *env, const LcuExpr *e)
     }
     const LcuFun *fn = find_fun(I->prog, f);   /* a user function wins over a builtin */
     if (fn) return li_call_fun(I, fn, args);
-    if (lcu_cpu_builtin_exists(f)) return cpu_builtin(I, f, args);
+    if (lcu_cpu_builtin_exists(f)) return cpu_builtin(I, f, args, n);
     return scalar_builtin(I, e, args);
 }
 

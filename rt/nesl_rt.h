@@ -155,6 +155,10 @@ double nesl_timer_stop(NeslRt *rt, double *wall_ms);
 
 /* ---- CPU builtins and library kernels ---- */
 NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens);
+/* make_sd (lens, total): the lengths add up to total, which the flattener
+ * knows (checked; a difference is an internal error) */
+NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total);
+void nesl_sd_total_differs(NeslRt *rt, int64_t sum, int64_t total);   /* exits */
 /* dist_sd(n, l): n segments of length l (a sequence replicated n times);
  * the total n * l is known without reading the device. */
 NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l);

@@ -286,6 +286,15 @@ void nesl_same_len(NeslRt *rt, int64_t len, int64_t size, const char *name)
     exit(3);
 }
 
+void nesl_sd_total_differs(NeslRt *rt, int64_t sum, int64_t total)
+{
+    nesl_tgt_flush_errors(rt);
+    fflush(stdout);
+    fprintf(stderr, "nesslc: internal error: a descriptor's lengths add up to %lld, not the total %lld the flattener gave (please report this bug)\n",
+            (long long)sum, (long long)total);
+    exit(3);
+}
+
 double nesl_clock(void)
 {
     struct timespec ts;

@@ -218,6 +218,15 @@ NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
     return s;
 }
 
+NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total)
+{
+    NeslSd *s = nesl_make_sd(rt, lens);
+    int64_t sum = 0;
+    for (int64_t i = 0; i < s->nsegs; i++) sum += s->lens[i];
+    if (sum != total) nesl_sd_total_differs(rt, sum, total);
+    return s;
+}
+
 NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l)
 {
     nesl_dist_sd_check(rt, n, l);

@@ -75,7 +75,10 @@ void cu_err_check(NeslRt *rt)
 {
     int n = rt->fetched;
     rt->fetched = 0;
-    if (n == 0 || !*rt->hany) return;
+    if (n == 0 || !*rt->hany) {
+        if (rt->tot_bad) nesl_sd_total_differs(rt, rt->tot_sum, rt->tot_given);
+        return;
+    }
     cu_ck(rt, cudaMemcpy(rt->hderr, rt->derr, sizeof(NeslDErr) * (size_t)n, cudaMemcpyDeviceToHost), "copy to the host");
     for (int k = 0; k < n; k++) {
         NeslDErr *d = &rt->hderr[k];
@@ -101,6 +104,7 @@ void cu_err_check(NeslRt *rt)
         }
         nesl_err_report(e);
     }
+    if (rt->tot_bad) nesl_sd_total_differs(rt, rt->tot_sum, rt->tot_given);
 }
 
 /* A host error must not overtake a device error of an earlier launch:

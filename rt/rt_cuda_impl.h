@@ -83,6 +83,8 @@ struct NeslRt {
     int64_t *htot, *dtot;    /* TOT_SLOTS slots: host address, device address */
     int tot_next;            /* the next free slot (all settled before it wraps) */
     CuSd *pending;           /* descriptors whose total is in a slot */
+    bool tot_bad;            /* a settled total differed from make_sd's (reported at */
+    int64_t tot_sum, tot_given;   /* the next error check, after any device error) */
     int slot;                /* the slot launches write now */
     bool slot_used;          /* nesl_cu_derr gave out derr + slot */
     int fetched;             /* slots err_fetch set aside for err_check */

@@ -230,7 +230,13 @@ void cu_sd_unpend(NeslRt *rt, CuSd *s)
 void cu_sd_settle(NeslRt *rt)
 {
     for (CuSd *s = rt->pending; s; s = s->pend_next) {
-        s->total = rt->htot[s->tot_slot];
+        int64_t t = rt->htot[s->tot_slot];
+        if (s->total >= 0 && s->total != t && !rt->tot_bad) {   /* make_sd (lens, total) */
+            rt->tot_bad = true;
+            rt->tot_sum = t;
+            rt->tot_given = s->total;
+        }
+        s->total = t;
         s->tot_slot = -1;
     }
     rt->pending = NULL;
@@ -320,6 +326,16 @@ NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
 {
     CuSd *s = sd_with(rt, lens->len, cu_dev_share(rt, &((CuVec *)lens)->d));   /* the vector's block */
     sd_scan(rt, s, true);
+    return &s->s;
+}
+
+/* The total known: total (s) and segment ids wait for no scan; the scan's
+ * total is compared with it when a wait settles it (cu_sd_settle). */
+NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total)
+{
+    CuSd *s = (CuSd *)nesl_make_sd(rt, lens);
+    if (s->total < 0) s->total = total;
+    else if (s->total != total) nesl_sd_total_differs(rt, s->total, total);
     return &s->s;
 }
 
