@@ -85,6 +85,9 @@ struct NeslRt {
     CuSd *pending;           /* descriptors whose total is in a slot */
     bool tot_bad;            /* a settled total differed from make_sd's (reported at */
     int64_t tot_sum, tot_given;   /* the next error check, after any device error) */
+    int nverify;             /* released descriptors whose given total the next */
+    int verify_slot[TOT_SLOTS];      /* settle still checks: slot, total */
+    int64_t verify_total[TOT_SLOTS];
     int slot;                /* the slot launches write now */
     bool slot_used;          /* nesl_cu_derr gave out derr + slot */
     int fetched;             /* slots err_fetch set aside for err_check */

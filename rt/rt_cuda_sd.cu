@@ -217,13 +217,28 @@ static int64_t *sd_pend(NeslRt *rt, CuSd *s)
     return rt->dtot + s->tot_slot;
 }
 
+/* A descriptor released before its total settled: one given to make_sd is
+ * still checked at the settle (its slot is not reused before). */
 void cu_sd_unpend(NeslRt *rt, CuSd *s)
 {
     if (s->tot_slot < 0) return;
+    if (s->total >= 0) {
+        rt->verify_slot[rt->nverify] = s->tot_slot;
+        rt->verify_total[rt->nverify++] = s->total;
+    }
     if (s->pend_prev) s->pend_prev->pend_next = s->pend_next;
     else rt->pending = s->pend_next;
     if (s->pend_next) s->pend_next->pend_prev = s->pend_prev;
     s->tot_slot = -1;
+}
+
+/* make_sd (lens, total): the scan's sum t against the total given. */
+static void sd_verify(NeslRt *rt, int64_t t, int64_t given)
+{
+    if (given < 0 || given == t || rt->tot_bad) return;
+    rt->tot_bad = true;
+    rt->tot_sum = t;
+    rt->tot_given = given;
 }
 
 /* The device idle: every pending descriptor's total is in its slot. */
@@ -231,14 +246,12 @@ void cu_sd_settle(NeslRt *rt)
 {
     for (CuSd *s = rt->pending; s; s = s->pend_next) {
         int64_t t = rt->htot[s->tot_slot];
-        if (s->total >= 0 && s->total != t && !rt->tot_bad) {   /* make_sd (lens, total) */
-            rt->tot_bad = true;
-            rt->tot_sum = t;
-            rt->tot_given = s->total;
-        }
+        sd_verify(rt, t, s->total);
         s->total = t;
         s->tot_slot = -1;
     }
+    for (int k = 0; k < rt->nverify; k++) sd_verify(rt, rt->htot[rt->verify_slot[k]], rt->verify_total[k]);
+    rt->nverify = 0;
     rt->pending = NULL;
     rt->tot_next = 0;
 }
