@@ -188,12 +188,26 @@ Sym fl_reduce(Fl *F, LcuBase b, LcuBinop op, const char *builtin, Sym v, LcuExpr
 Sym fl_any(Fl *F, Sym flags) { return fl_reduce(F, LB_BOOL, LOP_OR, NULL, flags, X_bool(F, false)); }
 Sym fl_sum_int(Fl *F, Sym v) { return fl_reduce(F, LB_INT, LOP_ADD, NULL, v, X_int(F, 0)); }
 
+static Sym seg_sum_of(Fl *F, Sym sd, Sym i, LcuExpr *elem)
+{
+    LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, elem)), A_expr(F, X_int(F, 0)),
+                      A_thunk(F, monoid(F, LOP_ADD, NULL)), A_expr(F, X_var(F, sd)) };
+    return fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_SEG_REDUCE, 4, as));
+}
+
 Sym fl_seg_sum_int(Fl *F, Sym sd, Sym v)
 {
     Sym i = fl_fresh(F, "i");
-    LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, X_idx(F, v, X_var(F, i)))), A_expr(F, X_int(F, 0)),
-                      A_thunk(F, monoid(F, LOP_ADD, NULL)), A_expr(F, X_var(F, sd)) };
-    return fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_SEG_REDUCE, 4, as));
+    return seg_sum_of(F, sd, i, X_idx(F, v, X_var(F, i)));
+}
+
+/* btoi in the pull, not a MAP of its own: the counts of several filters
+ * over one descriptor are then SEG_REDUCEs of one shape, which fusion
+ * tuples into one launch. */
+Sym fl_seg_count_true(Fl *F, Sym sd, Sym flags)
+{
+    Sym i = fl_fresh(F, "i");
+    return seg_sum_of(F, sd, i, X_call1(F, "btoi", X_idx(F, flags, X_var(F, i))));
 }
 
 Sym fl_empty(Fl *F, LcuBase b)

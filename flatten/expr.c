@@ -404,49 +404,75 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
     Sym ne = fl_emit(F, T_int(F), X_bin(F, LOP_SUB, N, X_var(F, nt)));
     Sym mixed = fl_emit(F, T_bool(F), X_bin(F, LOP_AND, X_bin(F, LOP_NE, X_var(F, nt), X_int(F, 0)),
                                                   X_bin(F, LOP_NE, X_var(F, ne), X_int(F, 0))));
-    Sym it, ie;
-    {
-        Block bp, bn;
-        fl_block_push(F, &bp);
-        fl_partition_index(F, flags, N, &it, &ie);
-        LcuExpr *pr[2] = { X_var(F, it), X_var(F, ie) };
-        LcuExpr *pb = fl_block_pop(F, X_tuple(F, 2, pr));
-        fl_block_push(F, &bn);
-        Sym e0 = fl_empty(F, LB_INT), e1 = fl_empty(F, LB_INT);
-        LcuExpr *nr[2] = { X_var(F, e0), X_var(F, e1) };
-        LcuExpr *nb = fl_block_pop(F, X_tuple(F, 2, nr));
-        const LcuType *ts[2] = { T_vec(F, LB_INT), T_vec(F, LB_INT) };
-        Sym *r = fl_emit_tuple(F, 2, ts, X_if(F, X_var(F, mixed), pb, nb));
-        it = r[0];
-        ie = r[1];
-    }
+    /* Pack the context of both branches in one conditional: the partition
+     * index and the gather of every lifted free variable of either branch.
+     * One control region, so fusion can merge the gathers of equal size
+     * (one if per variable made one region, and one launch, each). */
     Expr *br[2] = { e->b, e->c };
-    Sym idx[2] = { it, ie }, cnt[2] = { nt, ne };
+    Sym cnt[2] = { nt, ne };
+    BSet fv[2];
+    int n = 2;                   /* components of the packed tuple */
+    for (int k = 0; k < 2; k++) {
+        fv[k] = free_vars(F, br[k], NULL, NULL);
+        for (int i = 0; i < fv[k].v.len; i++) {
+            const FVal *v = env_find(cx->env, fv[k].v.items[i]);
+            if (v && v->lifted) n += v->via ? 1 : v->n;
+        }
+    }
+    const LcuType **tys = arena_alloc(F->a, sizeof *tys * (size_t)n);
+    Sym *thn = arena_alloc(F->a, sizeof *thn * (size_t)n), *els = arena_alloc(F->a, sizeof *els * (size_t)n);
+    int nthen = 2, nelse = 0;
+    Block bp, bn;
+    fl_block_push(F, &bp);
+    fl_partition_index(F, flags, N, &thn[0], &thn[1]);
+    tys[0] = tys[1] = T_vec(F, LB_INT);
+    /* where a variable's then-side gather starts in thn (-1: none): the
+     * else side of one read by both branches gets its descriptors' totals
+     * by subtraction, without waiting for them */
+    int *at0 = arena_alloc(F->a, sizeof *at0 * (size_t)(fv[0].v.len + 1));
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < fv[k].v.len; i++) {
+            const FVal *v = env_find(cx->env, fv[k].v.items[i]);
+            if (k == 0) at0[i] = -1;
+            if (!v || !v->lifted) continue;
+            if (v->via) {
+                tys[nthen] = T_vec(F, LB_INT);
+                thn[nthen++] = fl_gather_in(F, LB_INT, v->via, thn[k]);
+                continue;
+            }
+            const Sym *rest = NULL;
+            for (int j = 0; k == 1 && j < fv[0].v.len; j++)
+                if (fv[0].v.items[j] == fv[1].v.items[i] && at0[j] >= 0) rest = thn + at0[j];
+            if (k == 0) at0[i] = nthen;
+            FVal g = rest ? rep_gather_rest_in(F, v->type, v->c, thn[k], rest) : rep_gather_in(F, v->type, v->c, thn[k]);
+            for (int j = 0; j < g.n; j++) { tys[nthen] = g.t[j]; thn[nthen++] = g.c[j]; }
+        }
+    LcuExpr *pb = fl_block_pop(F, X_rest(F, nthen, thn));
+    fl_block_push(F, &bn);
+    for (int k = 0; k < 2; k++) els[nelse++] = fl_empty(F, LB_INT);
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < fv[k].v.len; i++) {
+            const FVal *v = env_find(cx->env, fv[k].v.items[i]);
+            if (!v || !v->lifted) continue;
+            if (v->via) els[nelse++] = v->via;
+            else for (int j = 0; j < v->n; j++) els[nelse++] = v->c[j];
+        }
+    LcuExpr *nb = fl_block_pop(F, X_rest(F, nelse, els));
+    if (nthen != n || nelse != n) ICE("flatten: packed %d and %d components of %d", nthen, nelse, n);
+    Sym *r = fl_emit_tuple(F, n, tys, X_if(F, X_var(F, mixed), pb, nb));
+    Sym it = r[0], ie = r[1];
+    int at = 2;
     FVal res[2];
     for (int k = 0; k < 2; k++) {
-        BSet fv = free_vars(F, br[k], NULL, NULL);
         Ctx sub = *cx;
         sub.env = cx->env;
-        for (int i = 0; i < fv.v.len; i++) {
-            Binder *b = fv.v.items[i];
+        for (int i = 0; i < fv[k].v.len; i++) {
+            Binder *b = fv[k].v.items[i];
             const FVal *v = env_find(cx->env, b);
             if (!v || !v->lifted) continue;
             FVal w = *v;
-            Block bg, bs;
-            fl_block_push(F, &bg);
-            if (v->via) {
-                Sym g = fl_gather_in(F, LB_INT, v->via, idx[k]);
-                LcuExpr *gb = fl_block_pop(F, X_var(F, g));
-                fl_block_push(F, &bs);
-                LcuExpr *sb = fl_block_pop(F, X_var(F, v->via));
-                w.via = fl_emit(F, T_vec(F, LB_INT), X_if(F, X_var(F, mixed), gb, sb));
-            } else {
-                FVal g = rep_gather_in(F, v->type, v->c, idx[k]);
-                LcuExpr *gb = fl_block_pop(F, X_rest(F, g.n, g.c));
-                fl_block_push(F, &bs);
-                LcuExpr *sb = fl_block_pop(F, X_rest(F, v->n, v->c));
-                w = fl_emit_if(F, v->type, true, X_var(F, mixed), gb, sb);
-            }
+            if (v->via) w.via = r[at++];
+            else { w = fv_make(F, v->type, true, v->n, r + at); at += v->n; }
             sub.env = env_add(F, sub.env, b, w);
         }
         sub.count = cnt[k];
@@ -464,7 +490,7 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
                       A_thunk(F, fl_thunk1(F, k, X_idx(F, cat.c[0], X_var(F, k)))), A_expr(F, N) };
     Sym inv = fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_PERMUTE, 3, as));
     FVal both = rep_concat(F, t, res[0].c, X_var(F, nt), res[1].c, X_var(F, ne));
-    FVal comb = rep_gather_in(F, t, both.c, inv);
+    FVal comb = rep_permute_in(F, t, both.c, inv);   /* inv is a permutation */
     LcuExpr *cb = fl_block_pop(F, X_rest(F, comb.n, comb.c));
     fl_block_push(F, &bu);
     fl_block_push(F, &b1);
@@ -542,9 +568,7 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
             return seq_of_elems(F, rt, kept);
         Sym idx = fl_filter_index(F, fl.c[0], X_var(F, in.count));
         if (cx->lifted) {
-            Sym i = fl_fresh(F, "i");
-            Sym ones = fl_map(F, LB_INT, i, X_call1(F, "btoi", X_idx(F, fl.c[0], X_var(F, i))), X_var(F, in.count));
-            Sym nl = fl_seg_sum_int(F, outer_sd, ones);
+            Sym nl = fl_seg_count_true(F, outer_sd, fl.c[0]);
             result_sd = fl_make_sd_total(F, nl, X_len(F, idx));   /* the kept count */
         }
         Ctx packed = in;
@@ -594,7 +618,7 @@ static FVal fl_seq(Fl *F, const Ctx *cx, Expr *e)
     LcuExpr *src = X_bin(F, LOP_ADD, X_bin(F, LOP_MUL, X_bin(F, LOP_MOD, X_var(F, p), X_int(F, n)), N),
                          X_bin(F, LOP_DIV, X_var(F, p), X_int(F, n)));
     Sym idx = fl_map(F, LB_INT, p, src, X_bin(F, LOP_MUL, N, X_int(F, n)));
-    FVal inter = rep_gather_in(F, et, acc.c, idx);
+    FVal inter = rep_permute_in(F, et, acc.c, idx);
     Sym sd = fl_dist_sd(F, N, X_int(F, n), NULL);
     return lseq_make(F, rt, sd, inter);
 }

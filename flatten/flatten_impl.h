@@ -120,6 +120,7 @@ Sym fl_reduce(Fl *F, LcuBase b, LcuBinop op, const char *builtin, Sym v, LcuExpr
 Sym fl_any(Fl *F, Sym flags);                                   /* or-reduce of [bool] */
 Sym fl_sum_int(Fl *F, Sym v);
 Sym fl_seg_sum_int(Fl *F, Sym sd, Sym v);                       /* per segment */
+Sym fl_seg_count_true(Fl *F, Sym sd, Sym flags);                /* per segment */
 Sym fl_empty(Fl *F, LcuBase b);                                 /* a vector of length 0 */
 Sym fl_count_true(Fl *F, Sym flags);                            /* int */
 /* Indices i with flags[i] (and those without). */
@@ -160,6 +161,10 @@ void fv_outer_comps(Fl *F, Type *t, const Sym *c, PtrVec *out);                 
 /* The lifted representation of element type t: gather, concat, empty, dist. */
 FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx);           /* count #idx */
 FVal rep_gather_in(Fl *F, Type *t, const Sym *c, Sym idx);        /* ... idx in range by construction */
+FVal rep_permute_in(Fl *F, Type *t, const Sym *c, Sym idx);       /* ... idx a permutation: totals kept */
+/* ... idx the positions another gather (its components rest) left out:
+ * totals are what rest's leave */
+FVal rep_gather_rest_in(Fl *F, Type *t, const Sym *c, Sym idx, const Sym *rest);
 bool rep_filter_flat(Fl *F, Type *t, const Sym *c, Sym flags, LcuExpr *n, FVal *out);
 FVal rep_concat(Fl *F, Type *t, const Sym *c1, LcuExpr *n1, const Sym *c2, LcuExpr *n2);
 FVal rep_empty(Fl *F, Type *t, bool lifted);

@@ -598,9 +598,8 @@ static FVal p_pack(Fl *F, const Ctx *cx, Type *rt, FVal a)
     Sym idx = fl_filter_index(F, flags, X_len(F, flags));
     FVal r = rep_gather(F, et, pe.c, idx);
     if (!a.lifted) return seq_of_elems(F, rt, r);
-    Sym i = fl_fresh(F, "i");
-    Sym ones = fl_map(F, LB_INT, i, C1(F, "btoi", X_idx(F, flags, X_var(F, i))), X_len(F, flags));
-    Sym nsd = make_sd(F, fl_seg_sum_int(F, a.c[0], ones));
+    /* the kept count is the new total */
+    Sym nsd = fl_make_sd_total(F, fl_seg_count_true(F, a.c[0], flags), X_len(F, idx));
     return lseq_make(F, rt, nsd, r);
 }
 
@@ -615,7 +614,7 @@ static FVal p_append(Fl *F, const Ctx *cx, Type *rt, FVal a, FVal b)
     Sym ma = total_of(F, a.c[0]), mb = total_of(F, b.c[0]);
     Sym k = fl_fresh(F, "k");
     Sym nl = fl_map(F, LB_INT, k, B(F, LOP_ADD, X_idx(F, la, X_var(F, k)), X_idx(F, lb, X_var(F, k))), X_var(F, cx->count));
-    Sym nsd = make_sd(F, nl);
+    Sym nsd = fl_make_sd_total(F, nl, B(F, LOP_ADD, X_var(F, ma), X_var(F, mb)));
     Sym nsid = segids_of(F, nsd), noffs = offsets_of(F, nsd);
     FVal cat = rep_concat(F, et, a.c + 1, X_var(F, ma), b.c + 1, X_var(F, mb));
     Sym p = fl_fresh(F, "p");
@@ -633,7 +632,8 @@ static FVal p_flatten(Fl *F, Type *rt, FVal a)
 {
     if (!a.lifted) return fv_make(F, rt, false, a.n - 1, a.c + 1);
     Sym l2 = lengths_of(F, a.c[1]);
-    Sym nsd = make_sd(F, fl_seg_sum_int(F, a.c[0], l2));
+    /* every inner segment lands in one outer one: the inner total */
+    Sym nsd = fl_make_sd_total(F, fl_seg_sum_int(F, a.c[0], l2), X_var(F, total_of(F, a.c[1])));
     Sym *c = arena_alloc(F->a, sizeof *c * (size_t)(a.n - 1));
     c[0] = nsd;
     memcpy(c + 1, a.c + 2, sizeof *c * (size_t)(a.n - 2));

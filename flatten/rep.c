@@ -93,8 +93,12 @@ LcuExpr *fv_count(Fl *F, FVal seq)
  * of the gather is too (v.[i]): it cannot fail, and fusion may move it
  * past checks.  Otherwise only the subscripts that hold whatever idx
  * holds are: a segment id of the new descriptor indexes idx and its
- * offsets. */
-static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool inrange)
+ * offsets.  perm: idx is a permutation of c's positions (implies
+ * inrange), so each nested descriptor keeps its total (and the element
+ * index of its data is a permutation too).  rest: the components of c
+ * gathered by the positions idx does not hold (the other side of a
+ * partition), so each nested descriptor's total is what rest's leaves. */
+static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool inrange, bool perm, const Sym *rest)
 {
     t = type_prune(t);
     switch (t->kind) {
@@ -105,7 +109,7 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
         Type **ps;
         int np = parts(F, t, &ps), off = 0;
         for (int i = 0; i < np; i++) {
-            gather_into(F, ps[i], c + off, idx, out + off, inrange);
+            gather_into(F, ps[i], c + off, idx, out + off, inrange, perm, rest ? rest + off : NULL);
             off += fv_arity(ps[i], true);
         }
         return;
@@ -115,7 +119,10 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
         Sym lens = fl_sd_lengths(F, sd);
         Sym offs = fl_sd_offsets(F, sd);
         Sym nl = fl_gather_as(F, LB_INT, lens, idx, inrange);
-        Sym nsd = fl_make_sd(F, nl);
+        Sym nsd;
+        if (perm) nsd = fl_make_sd_total(F, nl, X_var(F, fl_sd_total(F, sd)));
+        else if (rest) nsd = fl_make_sd_total(F, nl, X_bin(F, LOP_SUB, X_var(F, fl_sd_total(F, sd)), X_var(F, fl_sd_total(F, rest[0]))));
+        else nsd = fl_make_sd(F, nl);
         Sym noffs = fl_sd_offsets(F, nsd);
         Sym nsid = fl_sd_segids(F, nsd);
         Sym p = fl_fresh(F, "p");
@@ -125,7 +132,7 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
                               X_bin(F, LOP_SUB, X_var(F, p), X_idx_in(F, noffs, X_idx(F, nsid, X_var(F, p)))));
         Sym iidx = fl_map(F, LB_INT, p, body, X_len(F, nsid));
         out[0] = nsd;
-        gather_into(F, t->elem, c + 1, iidx, out + 1, inrange);
+        gather_into(F, t->elem, c + 1, iidx, out + 1, inrange, perm, rest ? rest + 1 : NULL);
         return;
     }
     case TY_FUNID: case TY_VAR:
@@ -134,16 +141,21 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
     ICE("flatten: gather over a bad type");
 }
 
-static FVal gather(Fl *F, Type *t, const Sym *c, Sym idx, bool inrange)
+static FVal gather(Fl *F, Type *t, const Sym *c, Sym idx, bool inrange, bool perm, const Sym *rest)
 {
     int n = fv_arity(t, true);
     Sym *out = arena_alloc(F->a, sizeof *out * (size_t)(n ? n : 1));
-    gather_into(F, t, c, idx, out, inrange);
+    gather_into(F, t, c, idx, out, inrange, perm, rest);
     return fv_make(F, t, true, n, out);
 }
 
-FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, false); }
-FVal rep_gather_in(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, true); }
+FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, false, false, NULL); }
+FVal rep_gather_in(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, true, false, NULL); }
+FVal rep_permute_in(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, true, true, NULL); }
+FVal rep_gather_rest_in(Fl *F, Type *t, const Sym *c, Sym idx, const Sym *rest)
+{
+    return gather(F, t, c, idx, true, false, rest);
+}
 
 /* ---- filter: the elements where flags holds, for values without
  * nested sequences (one FILTER per component); false otherwise ---- */

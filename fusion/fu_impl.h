@@ -88,7 +88,7 @@ typedef struct Region {
 } Region;
 
 /* Iteration-size classes of one function: union-find over keys. */
-typedef struct SizeKey { int kind; Sym name; int64_t k; } SizeKey;   /* kind: 0 value, 1 length, 2 constant, 3 sd, 4 total (sd) */
+typedef struct SizeKey { int kind; Sym name; int64_t k; } SizeKey;   /* kind: 0 value, 1 length, 2 constant, 3 sd, 4 total (sd), 5 + op: l op r */
 typedef struct Sizes { Fu *F; int n, cap; SizeKey *keys; int *parent; } Sizes;
 int sizes_class(Sizes *S, int kind, Sym name, int64_t k);
 void sizes_union(Sizes *S, int x, int y);

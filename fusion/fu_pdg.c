@@ -46,10 +46,27 @@ void sizes_union(Sizes *S, int x, int y)
     if (x != y) S->parent[x < y ? y : x] = x < y ? x : y;
 }
 
+/* The class of `l op r` for integer +, - and * over classes l and r (-1:
+ * not a size expression).  Keyed by the operands' representatives when it
+ * is asked: a stale representative still names a member of its (merged)
+ * class, so two equal keys are always one size; a key made before a later
+ * union only misses an equality, it never invents one. */
+static int binop_class(Sizes *S, LcuBinop op, int l, int r)
+{
+    if (l < 0 || r < 0 || (op != LOP_ADD && op != LOP_SUB && op != LOP_MUL)) return -1;
+    l = sizes_find(S, l);
+    r = sizes_find(S, r);
+    if (op != LOP_SUB && l > r) { int t = l; l = r; r = t; }   /* + and * commute */
+    return sizes_find(S, sizes_class(S, 5 + (int)op, NULL, (int64_t)l << 32 | (int64_t)r));
+}
+
 static int class_of_cpu(Sizes *S, const LcuExpr *e, bool length)
 {
     if (!e) return -1;
     switch (e->kind) {
+    case LE_BINOP:
+        if (length) return -1;
+        return binop_class(S, e->u.bin.op, class_of_cpu(S, e->u.bin.l, false), class_of_cpu(S, e->u.bin.r, false));
     case LE_VAR: return sizes_find(S, sizes_class(S, length ? 1 : 0, e->u.var, 0));
     case LE_INT: return length ? -1 : sizes_find(S, sizes_class(S, 2, NULL, e->u.i));
     case LE_LEN: return length ? -1 : sizes_find(S, sizes_class(S, 1, e->u.len.vec, 0));
@@ -75,12 +92,13 @@ const LcuArg *soac_size_arg(const LcuSoac *s)
 
 bool soac_has_pull(LcuSoacKind k) { return k != LS_ONCE; }
 
-int node_size_class(Sizes *S, const Node *nd, const LcuArg *size)
+/* The class of a size expression inside kernel nd (its parameters stand for
+ * the launch's arguments). */
+static int kernel_size_class(Sizes *S, const Node *nd, const LcuExpr *e)
 {
-    if (!size) return sizes_find(S, sizes_class(S, 2, NULL, -1));    /* ONCE */
-    if (size->kind != LA_EXPR) return -1;
-    const LcuExpr *e = size->u.expr;
     switch (e->kind) {
+    case LE_BINOP:
+        return binop_class(S, e->u.bin.op, kernel_size_class(S, nd, e->u.bin.l), kernel_size_class(S, nd, e->u.bin.r));
     case LE_INT: return sizes_find(S, sizes_class(S, 2, NULL, e->u.i));
     case LE_VAR: {
         const LcuExpr *a = node_arg_for(nd, e->u.var);
@@ -91,6 +109,13 @@ int node_size_class(Sizes *S, const Node *nd, const LcuArg *size)
     case LE_LEN: return class_of_cpu(S, node_arg_for(nd, e->u.len.vec), true);
     default: return -1;
     }
+}
+
+int node_size_class(Sizes *S, const Node *nd, const LcuArg *size)
+{
+    if (!size) return sizes_find(S, sizes_class(S, 2, NULL, -1));    /* ONCE */
+    if (size->kind != LA_EXPR) return -1;
+    return kernel_size_class(S, nd, size->u.expr);
 }
 
 Sym total_of(const LcuExpr *e)
@@ -262,7 +287,9 @@ static bool has_effect(Fu *F, const LcuExpr *e)
         return false;
     case LE_CALL: {
         const char *n = e->u.call.name;
-        if (!strcmp(n, "check") || !strcmp(n, "make_sd") || !strcmp(n, "dist_sd") || !strcmp(n, "guard")) return true;
+        /* make_sd is not among them: its one failure, a negative length,
+         * the flattener always checks before (doc/fusion.md) */
+        if (!strcmp(n, "check") || !strcmp(n, "dist_sd") || !strcmp(n, "guard")) return true;
         for (int i = 0; i < F->prog->nfuns; i++)
             if (F->prog->funs[i]->name == n) return true;      /* a CPU function: anything */
         for (int i = 0; i < e->u.call.nargs; i++) if (has_effect(F, e->u.call.args[i])) return true;
@@ -329,16 +356,30 @@ static bool thunk_fails(const FailCtx *c, const LcuExpr *e)
     return true;
 }
 
+/* A pull { i => i }: its elements are the indices 0..size-1. */
+static bool pull_is_index(const LcuArg *g)
+{
+    if (g->kind != LA_THUNK) return false;
+    const LcuThunk *t = g->u.thunk;
+    return t->nparams == 1 && t->body->kind == LE_VAR && t->body->u.var == t->params[0];
+}
+
 static bool run_may_fail(Sizes *S, const Node *nd)
 {
     const LcuSoac *so = nd->k->binds[0]->soac;
-    if (so->kind != LS_MAP && so->kind != LS_REDUCE && so->kind != LS_SCAN) return true;
+    bool seg = so->kind == LS_SEG_REDUCE || so->kind == LS_SEG_SCAN;
+    bool filter = so->kind == LS_FILTER || so->kind == LS_PARTITION;
+    if (so->kind != LS_MAP && so->kind != LS_REDUCE && so->kind != LS_SCAN && !seg && !filter) return true;
+    /* the pull's parameter is the index in 0..size-1 (a SEG_ SOAC's: the
+     * flat index in 0..total(s)-1); a FILTER's predicate sees the pulled
+     * element, an index too when the pull is { i => i } */
+    int cls = seg ? node_total_class(S, nd, soac_size_arg(so)) : nd->size_class;
     for (int a = 0; a < so->nargs; a++) {
         const LcuArg *g = so->args[a];
         if (g->kind != LA_THUNK) continue;
         const LcuThunk *t = g->u.thunk;
-        /* args[0] is the pull: its parameter is the index in 0..size-1 */
-        FailCtx c = { S, nd, a == 0 && t->nparams == 1 ? t->params[0] : NULL, nd->size_class };
+        bool index = t->nparams == 1 && (a == 0 || (filter && a == 1 && pull_is_index(so->args[0])));
+        FailCtx c = { S, nd, index ? t->params[0] : NULL, cls };
         if (thunk_fails(&c, t->body)) return true;
     }
     return false;
