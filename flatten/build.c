@@ -53,6 +53,22 @@ void fl_block_push(Fl *F, Block *b)
     F->blk = b;
 }
 
+/* Has a check in this block or one around it already found the lengths
+ * of descriptors a and b equal?  If not, the caller is about to check:
+ * noted in the current block, so a second check of the pair is left out
+ * (a lifted split's two filters zip the same two sequences). */
+bool fl_lengths_checked(Fl *F, Sym a, Sym b)
+{
+    for (Block *k = F->blk; k; k = k->outer)
+        for (int i = 0; i + 1 < k->same_lens.len; i += 2) {
+            Sym x = k->same_lens.items[i], y = k->same_lens.items[i + 1];
+            if ((x == a && y == b) || (x == b && y == a)) return true;
+        }
+    ptrvec_push(F->a, &F->blk->same_lens, (void *)a);
+    ptrvec_push(F->a, &F->blk->same_lens, (void *)b);
+    return false;
+}
+
 LcuExpr *fl_block_pop(Fl *F, LcuExpr *result)
 {
     Block *b = F->blk;
