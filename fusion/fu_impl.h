@@ -65,8 +65,10 @@ typedef struct Node {
     bool effect;                /* keeps its order against every node */
     bool may_fail;              /* NODE_RUN: may raise a runtime error (fu_pdg.c) */
     int size_class;             /* NODE_RUN: iteration size (-1: unknown) */
-    int alt_class;              /* size once fused with its producer pred_fuse (-1: none) */
-    int alt_pred;               /* that producer (FILTER/PERMUTE) or -1 */
+    int alt_class;              /* size once fused with node alt_pred (-1: none) */
+    int alt_pred;               /* a FILTER/PERMUTE producer, or a MAP's one
+                                   consumer, a SEG_REDUCE/SEG_SCAN; or -1 */
+    LcuSoacKind alt_kind;       /* the SOAC it then belongs to */
     bool in_ilp;                /* has a fusion candidate */
     int cluster;                /* result of scheduling */
     PtrVec reads;               /* Sym: CPU variables read (free) */

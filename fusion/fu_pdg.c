@@ -600,11 +600,11 @@ static bool kinds_compatible(LcuSoacKind a, LcuSoacKind b)
 int pdg_horizontal(const Region *r, int i, int j)
 {
     const Node *a = &r->nodes[i], *b = &r->nodes[j];
-    if (a->kind != NODE_RUN || b->kind != NODE_RUN || !kinds_compatible(a->soac, b->soac)) return -1;
-    if (a->size_class >= 0 && a->size_class == b->size_class) return 0;
-    if (a->alt_class >= 0 && a->alt_class == b->size_class) return 1;
-    if (b->alt_class >= 0 && b->alt_class == a->size_class) return 2;
-    if (a->alt_class >= 0 && a->alt_class == b->alt_class) return 3;
+    if (a->kind != NODE_RUN || b->kind != NODE_RUN) return -1;
+    if (kinds_compatible(a->soac, b->soac) && a->size_class >= 0 && a->size_class == b->size_class) return 0;
+    if (a->alt_class >= 0 && kinds_compatible(a->alt_kind, b->soac) && a->alt_class == b->size_class) return 1;
+    if (b->alt_class >= 0 && kinds_compatible(a->soac, b->alt_kind) && b->alt_class == a->size_class) return 2;
+    if (a->alt_class >= 0 && kinds_compatible(a->alt_kind, b->alt_kind) && a->alt_class == b->alt_class) return 3;
     return -1;
 }
 
@@ -627,6 +627,7 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
         nd->kind = is_run_node(F, nd->bind, &nd->k) ? NODE_RUN : NODE_CPU;
         nd->effect = nd->kind == NODE_CPU && has_effect(F, nd->bind->rhs);
         nd->size_class = nd->alt_class = nd->alt_pred = -1;
+        nd->alt_kind = LS_MAP;
         nd->cluster = -1;
         fu_free_vars_expr(F, nd->bind->rhs, &nd->reads);
         if (nd->kind == NODE_RUN) {
@@ -663,6 +664,7 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
             if (AT(r->edge, i, j) == EDGE_FUSE && r->nodes[i].soac != LS_MAP && r->nodes[i].soac != LS_REDUCE) {
                 r->nodes[j].alt_pred = i;
                 r->nodes[j].alt_class = r->nodes[i].size_class;
+                r->nodes[j].alt_kind = r->nodes[j].soac;
             }
     /* reachability (edges go forward), as rows of bits: a region can have
      * thousands of bindings (3816 in one random program, seed 3399 of
@@ -696,6 +698,29 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
     for (int v = 0; v < res.len; v++)
         for (int i = n - 1; i >= 0; i--)
             if (in_list(r->nodes[i].bind->nvars, r->nodes[i].bind->vars, res.items[v])) { r->exported[i] = true; break; }
+    /* A MAP whose one reader is a SEG_REDUCE or SEG_SCAN it may fuse into
+     * (the lifted sum of an expression: a MAP, then the SEG_REDUCE) is,
+     * once fused, part of that SOAC: horizontally it counts as one, so the
+     * sums of several expressions over one descriptor tuple (Barnes-Hut's
+     * mass and centre of mass, three launches, now one). */
+    for (int i = 0; i < n; i++) {
+        Node *u = &r->nodes[i];
+        if (u->kind != NODE_RUN || u->soac != LS_MAP || u->alt_pred >= 0 || r->exported[i]) continue;
+        int reader = -1, readers = 0;
+        for (int j = i + 1; j < n; j++)
+            for (int v = 0; v < u->bind->nvars; v++)
+                if (in_list(r->nodes[j].reads.len, (const Sym *)r->nodes[j].reads.items, u->bind->vars[v])) {
+                    reader = j;
+                    readers++;
+                    break;
+                }
+        if (readers != 1 || AT(r->edge, i, reader) != EDGE_FUSE) continue;
+        const Node *w = &r->nodes[reader];
+        if (w->soac != LS_SEG_REDUCE && w->soac != LS_SEG_SCAN) continue;
+        u->alt_pred = reader;
+        u->alt_class = w->size_class;
+        u->alt_kind = w->soac;
+    }
     /* nodes with a candidate take part in the ILP */
     for (int i = 0; i < n; i++) {
         if (r->nodes[i].kind != NODE_RUN) continue;
