@@ -81,6 +81,10 @@ typedef struct Gen {
     CFunc *func;          /* the kernel being generated (its parameters and declarations are the host variables device code may capture) */
     const CgenNesl *nesl; /* NULL for a λcu program */
     bool f32;             /* -ffloat32: NESL float is C float (NESL_F32 vectors) */
+    /* set while a kernel's group of independent FILTERs is generated: the
+     * statements that read their counts, emitted after the last launch of
+     * the group (gen_kernel.c), so the host waits once for all */
+    CBlock *counts_later;
 } Gen;
 
 /* A fresh C identifier "base_N" (base sanitized to [A-Za-z0-9_]). */

@@ -259,6 +259,39 @@ static bool bind_reads(const LcuKBind *b, const LcuKBind *c)
     return false;
 }
 
+/* A group of bindings, among them FILTERs (PARTITIONs) that no binding of
+ * the group reads, as horizontal fusion tuples them (quicksort's lesser,
+ * equal and greater): the CUDA skeleton reads their counts after the
+ * group's last binding (g->counts_later), one wait for the group.  At most
+ * COUNT_GROUP FILTERs, the runtime's NESL_COUNT_GROUP (rt/nesl_cuda.cuh):
+ * its ring of count slots is sized for it. */
+#define COUNT_GROUP 64
+
+static bool flat_filter(const LcuKBind *b) { return b->soac->kind == LS_FILTER || b->soac->kind == LS_PARTITION; }
+
+/* May binding j join the group of bindings first..j-1: it reads none of
+ * their FILTERs, and they stay at most COUNT_GROUP? */
+static bool joins_filter_group(const LcuKernel *k, int first, int j)
+{
+    if (j >= k->nbinds) return false;
+    int filters = flat_filter(k->binds[j]);
+    for (int i = first; i < j; i++) {
+        if (!flat_filter(k->binds[i])) continue;
+        if (bind_reads(k->binds[j], k->binds[i])) return false;
+        filters++;
+    }
+    return filters <= COUNT_GROUP;
+}
+
+/* Does a group start at binding i: a FILTER that a later FILTER can join? */
+static bool starts_filter_group(const LcuKernel *k, int i)
+{
+    if (!flat_filter(k->binds[i])) return false;
+    for (int j = i + 1; joins_filter_group(k, i, j); j++)
+        if (flat_filter(k->binds[j])) return true;
+    return false;
+}
+
 /* The same size expression (fusion gives SOACs it proved to iterate
  * together one expression, fusion/fu_merge.c unify_sizes). */
 static bool same_size(const LcuSoac *x, const LcuSoac *y)
@@ -393,8 +426,19 @@ void gen_kernel(Gen *g, const LcuKernel *k)
         }
         stat_bytes(g, f->body, "nesl_stat_run", k->name, k->nparams, pts, pes);
     }
-    for (int i = 0; i < k->nbinds; i++) {
-        if (gen_pair(g, &kc, i)) i++;
+    /* every binding generated while a group is open joins it: until the
+     * counts are read, its FILTERs' lengths are not set */
+    for (int i = 0, first = 0; i <= k->nbinds; i++) {
+        if (g->counts_later && !joins_filter_group(k, first, i)) {
+            for (int j = 0; j < g->counts_later->n; j++) cb_add(a, kc.body, g->counts_later->stmts[j]);
+            g->counts_later = NULL;
+        }
+        if (i == k->nbinds) break;
+        if (!g->counts_later && starts_filter_group(k, i)) {
+            g->counts_later = cb_new(a);
+            first = i;
+        }
+        if ((!g->counts_later || joins_filter_group(k, first, i + 1)) && gen_pair(g, &kc, i)) i++;
         else gen_soac(g, &kc, k->binds[i]);
     }
     int n = lcu_t_arity(k->result), j = 0;

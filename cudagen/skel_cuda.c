@@ -642,12 +642,23 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
     }
     static const char *const fn[2][2] = { { "nesl_cu_filter<false>", "nesl_cu_filter<false, true>" },
                                           { "nesl_cu_filter<true>", "nesl_cu_filter<true, true>" } };
-    cs_assign(a, blk, kept, cx_calln(a, fn[part][seg], 4, s->rt, capture(&f), s->size, pre));
+    /* in a group (g->counts_later), the count is read after the group's
+     * last launch, and the lengths set then */
+    CBlock *after = blk;
+    if (g->counts_later && !seg) {
+        CExpr *c = sk_var(g, blk, "NeslCount", "cnt",
+                          cx_calln(a, part ? "nesl_cu_filter_later<true>" : "nesl_cu_filter_later<false>", 3, s->rt, capture(&f), s->size));
+        after = g->counts_later;
+        cs_assign(a, after, kept, cx_calln(a, "nesl_cu_count", 3, s->rt, c,
+                                           cx_str(a, part ? "a PARTITION count" : "a FILTER count", part ? 17 : 14)));
+    } else {
+        cs_assign(a, blk, kept, cx_calln(a, fn[part][seg], 4, s->rt, capture(&f), s->size, pre));
+    }
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
-    for (int k = 0; k < n; k++) cs_assign(a, blk, cx_arrow(a, vt[k], "len"), kept);
+    for (int k = 0; k < n; k++) cs_assign(a, after, cx_arrow(a, vt[k], "len"), kept);
     if (part) {
-        cs_assign(a, blk, nf, cx_bin(a, CB_SUB, s->size, kept));
-        for (int k = 0; k < n; k++) cs_assign(a, blk, cx_arrow(a, vf[k], "len"), nf);
+        cs_assign(a, after, nf, cx_bin(a, CB_SUB, s->size, kept));
+        for (int k = 0; k < n; k++) cs_assign(a, after, cx_arrow(a, vf[k], "len"), nf);
     }
     if (!seg) return;
     CExpr *sd = s->sd->comps[0];

@@ -108,6 +108,7 @@ int pdg_horizontal(const Region *r, int i, int j);
 const LcuExpr *node_arg_for(const Node *nd, Sym param);
 /* The size class of a SOAC's size argument under node's run arguments. */
 int node_size_class(Sizes *S, const Node *nd, const LcuArg *size);
+bool soac_index_thunk(const LcuSoac *s, int argno);   /* its parameter an index of the SOAC's space */
 /* e is `total (s)` for an sd variable s: s; otherwise NULL. */
 Sym total_of(const LcuExpr *e);
 /* The class of total (s) for a SEG_ SOAC's sd argument s (-1: unknown). */

@@ -261,27 +261,43 @@ static LcuBind *merge_cluster(Fu *F, Sizes *S, Region *r, const int *mem, int nm
 
 /* ------------------------------------------------------------------ a region */
 
+static bool is_make_sd(const Node *nd)
+{
+    const LcuExpr *e = nd->bind->rhs;
+    return nd->kind == NODE_CPU && e->kind == LE_CALL && !strcmp(e->u.call.name, "make_sd");
+}
+
+/* Can cluster c be emitted now: every node outside it that some member
+ * depends on is done? */
+static bool cluster_ready(const Region *r, const bool *done, int c)
+{
+    int n = r->n;
+    for (int j = 0; j < n; j++) {
+        if (r->nodes[j].cluster != c) continue;
+        for (int p = 0; p < j; p++)
+            if (!done[p] && r->nodes[p].cluster != c && r->edge[(size_t)p * (size_t)n + (size_t)j]) return false;
+    }
+    return true;
+}
+
 void merge_region(Fu *F, Sizes *S, Region *r)
 {
     int n = r->n;
     if (n == 0) return;
-    /* clusters in a topological order of the cluster graph, earliest first */
+    /* clusters in a topological order of the cluster graph, earliest first,
+     * but a make_sd as soon as it can run: its scan is queued sooner, so a
+     * wait for something else (a FILTER's count) may settle its total
+     * before its segment ids need it (quicksort's result[0] and result[1]
+     * descriptors: one wait for both, not one each) */
     int *order = arena_alloc(F->a, sizeof *order * (size_t)n);
     bool *done = arena_alloc(F->a, sizeof *done * (size_t)n);
     int norder = 0;
     while (norder < n) {
         int pick = -1;
-        for (int i = 0; i < n && pick < 0; i++) {
-            if (done[i]) continue;
-            int c = r->nodes[i].cluster;
-            bool ready = true;
-            for (int j = 0; j < n && ready; j++) {
-                if (r->nodes[j].cluster != c) continue;
-                for (int p = 0; p < j && ready; p++)
-                    if (!done[p] && r->nodes[p].cluster != c && r->edge[(size_t)p * (size_t)n + (size_t)j]) ready = false;
-            }
-            if (ready) pick = c;
-        }
+        for (int i = 0; i < n && pick < 0; i++)
+            if (!done[i] && is_make_sd(&r->nodes[i]) && cluster_ready(r, done, r->nodes[i].cluster)) pick = r->nodes[i].cluster;
+        for (int i = 0; i < n && pick < 0; i++)
+            if (!done[i] && cluster_ready(r, done, r->nodes[i].cluster)) pick = r->nodes[i].cluster;
         if (pick < 0) ICE("fusion: the clusters of region %d form a cycle", r->index);
         for (int i = 0; i < n; i++)
             if (r->nodes[i].cluster == pick) { done[i] = true; order[norder++] = i; }

@@ -134,8 +134,7 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int a
         const LcuThunk *t = g->u.thunk;
         /* pull thunks (and PERMUTE's index thunk) range over 0..size-1 */
         LcuSoacKind bk = B->soac->kind;
-        bool index_thunk = bk != LS_ONCE && (argno == 0 || (argno == 1 && (bk == LS_PERMUTE || bk == LS_SEG_PERMUTE)));
-        if (index_thunk && t->nparams == 1) {
+        if (soac_index_thunk(B->soac, argno) && t->nparams == 1) {
             /* B's index space: its size, or total (s) for a SEG_ SOAC over s */
             const LcuArg *space = soac_size_arg(B->soac);
             LcuArg total;

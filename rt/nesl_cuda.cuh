@@ -64,7 +64,8 @@ NESL_C_BEGIN
  * group of launches that may fail: later launches get a new record, and the
  * host does not wait.  The records are checked where the host waits for the
  * device anyway (nesl_cu_to_host, nesl_vec_host, nesl_wall, ..., and before
- * a host error is reported), or when nesl_cu_check_errors asks; the first
+ * a host error is reported), or when nesl_cu_check_errors asks (and when
+ * the records run out, and at the end); the first
  * group that failed is reported ("RUNTIME ERROR: ...", like
  * nesl_err_report). */
 NeslDErr *nesl_cu_derr(NeslRt *rt);
@@ -86,7 +87,14 @@ void *nesl_cu_tmp(NeslRt *rt, size_t bytes, bool zero);
  * area is taken or too small. */
 void *nesl_cu_ret(NeslRt *rt, size_t bytes);
 /* Copy device memory to the host (waits; device errors checked first). */
-void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes);
+void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes, const char *why);   /* why: for NESL_CU_PROFILE */
+/* A count read later (a FILTER's, nesl_cu_filter_later): the kernel
+ * writes it into a mapped slot, and reading it waits only when no wait came
+ * since its launch, so a group of FILTERs launched together costs one. */
+typedef struct NeslCount { int slot; long waits; } NeslCount;   /* slot -1: 0, nothing launched */
+#define NESL_COUNT_GROUP 64   /* FILTERs whose counts are read together, at most */
+long long *nesl_cu_count_slot(NeslRt *rt, NeslCount *c);
+int64_t nesl_cu_count(NeslRt *rt, NeslCount c, const char *why);
 /* A zero device counter that a reduction resets after use. */
 unsigned *nesl_cu_counter(NeslRt *rt);
 /* The look-back states of n tiles (8-byte words when packed, else ints),
@@ -462,7 +470,7 @@ template <class S> static auto nesl_cu_once(NeslRt *rt, const S &s) -> decltype(
     R *d = (R *)nesl_cu_ret(rt, sizeof(R)), r;
     nesl_k_once<S, R><<<1, 1>>>(s, d, nesl_cu_derr(rt));
     nesl_cu_launched(rt, "ONCE");
-    nesl_cu_to_host(rt, &r, d, sizeof(R));
+    nesl_cu_to_host(rt, &r, d, sizeof(R), "a ONCE result");
     return r;
 }
 
@@ -578,7 +586,7 @@ template <int MODE, class S, class R> static R nesl_cu_reduce(NeslRt *rt, const 
             <<<(unsigned)grid, NESL_BLOCK>>>(s, n, ntiles, ident, part, nesl_cu_counter(rt), out, nesl_cu_derr(rt));
     }
     nesl_cu_launched(rt, "REDUCE");
-    nesl_cu_to_host(rt, &r, out, sizeof(R));
+    nesl_cu_to_host(rt, &r, out, sizeof(R), "a REDUCE result");
     return r;
 }
 

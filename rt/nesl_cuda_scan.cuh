@@ -1027,26 +1027,17 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
     }
 }
 
-/* Returns the number of kept elements (copied to the host).  COUNTS
- * (the SEG_ forms): pre gets the exclusive kept counts; a template
- * argument, so that FILTER and PARTITION kernels carry no code (and no
- * registers) for them. */
-template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter(NeslRt *rt, const S &s, int64_t n, int32_t *pre)
+/* Launches the FILTER (or PARTITION) of n > 0 elements; the kernel writes
+ * the number kept to *total.  COUNTS (the SEG_ forms): pre gets the
+ * exclusive kept counts; a template argument, so that FILTER and
+ * PARTITION kernels carry no code (and no registers) for them. */
+template <bool PART, bool COUNTS, class S> static void nesl_cu_filter_launch(NeslRt *rt, const S &s, int64_t n, int32_t *pre, long long *total)
 {
     typedef decltype(s.pull(0, (NeslDErr *)0)) R;
     typedef NeslFilterP<S, R, PART, COUNTS> P;
     enum { TILE = P::Shape::TILE };
-    if (COUNTS != (pre != NULL)) nesl_fail(rt, "%s: kept counts %s", PART ? "PARTITION" : "FILTER", COUNTS ? "without a vector" : "not asked for");
-    if (n <= 0) {
-        if (pre) {
-            cudaMemset(pre, 0, sizeof(int32_t));
-            nesl_cu_launched(rt, "memset");   /* its error, and queued work for the timer */
-        }
-        return 0;
-    }
     int64_t ntiles = (n + TILE - 1) / TILE;
     if (ntiles > 0x7fffffffLL) nesl_fail(rt, "%s: too many elements (%lld)", PART ? "PARTITION" : "FILTER", (long long)n);
-    long long *total = (long long *)nesl_cu_ret(rt, sizeof(long long)), h;
     P p = { s, nesl_cu_derr(rt), pre, total };
     if constexpr (NESL_FILTER_WS && !PART && !COUNTS && NeslWords<R>::n <= NESL_FILTER_WS_WORDS) {
         typedef NeslFilterWsShape<R> WS;
@@ -1058,8 +1049,32 @@ template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter
         nesl_k_filter<P><<<(unsigned)ntiles, P::Shape::SB>>>(p, n, nesl_cu_lb_state<P>(rt, ntiles));
     }
     nesl_cu_launched(rt, PART ? "PARTITION" : "FILTER");
-    nesl_cu_to_host(rt, &h, total, sizeof h);
+}
+
+/* Returns the number of kept elements (copied to the host). */
+template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter(NeslRt *rt, const S &s, int64_t n, int32_t *pre)
+{
+    if (COUNTS != (pre != NULL)) nesl_fail(rt, "%s: kept counts %s", PART ? "PARTITION" : "FILTER", COUNTS ? "without a vector" : "not asked for");
+    if (n <= 0) {
+        if (pre) {
+            cudaMemset(pre, 0, sizeof(int32_t));
+            nesl_cu_launched(rt, "memset");   /* its error, and queued work for the timer */
+        }
+        return 0;
+    }
+    long long *total = (long long *)nesl_cu_ret(rt, sizeof(long long)), h;
+    nesl_cu_filter_launch<PART, COUNTS>(rt, s, n, pre, total);
+    nesl_cu_to_host(rt, &h, total, sizeof h, PART ? "a PARTITION count" : "a FILTER count");
     return h;
+}
+
+/* The same without waiting: the count is read later, nesl_cu_count (one
+ * wait for a group of FILTERs launched together). */
+template <bool PART, class S> static NeslCount nesl_cu_filter_later(NeslRt *rt, const S &s, int64_t n)
+{
+    NeslCount c = { -1, 0 };
+    if (n > 0) nesl_cu_filter_launch<PART, false>(rt, s, n, NULL, nesl_cu_count_slot(rt, &c));
+    return c;
 }
 
 /* New segment lengths of SEG_FILTER / SEG_PARTITION from the exclusive

@@ -42,16 +42,29 @@ void cu_ck(NeslRt *rt, cudaError_t e, const char *what)
     if (e != cudaSuccess) nesl_fail(rt, "CUDA error in %s: %s", what, cudaGetErrorString(e));
 }
 
-/* The stream's synchronization, counted for NESL_CU_PROFILE. */
-static void cu_sync(NeslRt *rt, const char *what)
+/* NESL_CU_PROFILE: entry `name` of a table of at most max names (found
+ * or added; -1 when full). */
+static int cu_tally(const char **names, int *n, int max, const char *name)
+{
+    int k = 0;
+    while (k < *n && strcmp(names[k], name)) k++;
+    if (k == *n && k < max) names[(*n)++] = name;
+    return k < max ? k : -1;
+}
+
+/* The stream's synchronization, counted for NESL_CU_PROFILE with its
+ * reason `why` (what the host needs from the device). */
+static void cu_sync(NeslRt *rt, const char *why)
 {
     double t0 = rt->prof ? nesl_clock() : 0;
-    cu_ck(rt, cudaStreamSynchronize(0), what);
+    cu_ck(rt, cudaStreamSynchronize(0), "a kernel");
     cu_sd_settle(rt);
     rt->n_waits++;
     if (rt->prof) {
         rt->t_last = nesl_clock();
         rt->wait_s += rt->t_last - t0;
+        int k = cu_tally(rt->why_name, &rt->nwhys, 16, why);
+        if (k >= 0) rt->why_n[k]++;
     }
 }
 
@@ -309,7 +322,7 @@ const void *nesl_vec_host(NeslRt *rt, const NeslVec *cv)
 
 void nesl_vec_get(NeslRt *rt, const NeslVec *v, int64_t i, void *out)
 {
-    nesl_cu_to_host(rt, out, (const char *)v->data + nesl_base_size(v->base) * (size_t)i, nesl_base_size(v->base));
+    nesl_cu_to_host(rt, out, (const char *)v->data + nesl_base_size(v->base) * (size_t)i, nesl_base_size(v->base), "an element");
 }
 
 double nesl_wall(NeslRt *rt)
@@ -375,11 +388,11 @@ void *nesl_cu_ret(NeslRt *rt, size_t bytes)
     return rt->dret;
 }
 
-void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes)
+void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes, const char *why)
 {
     if (rt->ret_busy && src == rt->dret) {   /* the result area, written in host memory */
         cu_err_fetch(rt);
-        cu_wait(rt, "a kernel");
+        cu_wait(rt, why);
         memcpy(dst, rt->hret, bytes);
         rt->ret_busy = false;
         cu_err_check(rt);
@@ -388,13 +401,36 @@ void nesl_cu_to_host(NeslRt *rt, void *dst, const void *src, size_t bytes)
     cu_err_fetch(rt);
     if (bytes <= RET_BYTES) {   /* through pinned memory: 2 us less than a pageable copy (form_overhead.cu) */
         cu_queue(rt, cudaMemcpyAsync(rt->hsmall, src, bytes, cudaMemcpyDeviceToHost, 0), "copy to the host");
-        cu_wait(rt, "a kernel");
+        cu_wait(rt, why);
         memcpy(dst, rt->hsmall, bytes);
     } else {
         cu_queue(rt, cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, 0), "a kernel");
-        cu_sync(rt, "a kernel");
+        cu_sync(rt, why);
     }
     cu_err_check(rt);
+}
+
+/* A slot of the mapped counts (a ring).  The generated code reads a
+ * group's counts right after its launches and groups at most
+ * NESL_COUNT_GROUP FILTERs, so a slot comes round again only after its
+ * count was read, and then its kernel has finished. */
+long long *nesl_cu_count_slot(NeslRt *rt, NeslCount *c)
+{
+    c->slot = rt->cnt_next;
+    c->waits = rt->n_waits;
+    rt->cnt_next = (rt->cnt_next + 1) % CNT_SLOTS;
+    return rt->dcnt + c->slot;
+}
+
+int64_t nesl_cu_count(NeslRt *rt, NeslCount c, const char *why)
+{
+    if (c.slot < 0) return 0;
+    if (rt->n_waits == c.waits) {   /* the device may still be writing it */
+        cu_err_fetch(rt);
+        cu_wait(rt, why);
+        cu_err_check(rt);
+    }
+    return rt->hcnt[c.slot];
 }
 
 NeslDErr *nesl_cu_derr(NeslRt *rt)
@@ -435,15 +471,17 @@ void nesl_cu_raise(NeslRt *rt)
 {
     if (!rt->slot_used) return;
     rt->slot_used = false;
-    if (++rt->slot == NSLOTS) nesl_cu_check_errors(rt);
+    if (++rt->slot == NSLOTS) cu_check_errors(rt, "error slots full");
 }
 
-void nesl_cu_check_errors(NeslRt *rt)
+void cu_check_errors(NeslRt *rt, const char *why)
 {
     cu_err_fetch(rt);
-    cu_sync(rt, "a kernel");
+    cu_sync(rt, why);
     cu_err_check(rt);
 }
+
+void nesl_cu_check_errors(NeslRt *rt) { cu_check_errors(rt, "an error check"); }
 
 int nesl_cu_pending_errors(NeslRt *rt) { return rt->slot + (rt->slot_used ? 1 : 0); }
 
@@ -475,19 +513,17 @@ void cu_queue(NeslRt *rt, cudaError_t e, const char *what)
     rt->wait_idle = false;
     rt->n_queued++;
     if (rt->prof) {
-        int k = 0;
-        while (k < rt->nkinds && strcmp(rt->kind_name[k], what)) k++;
-        if (k == rt->nkinds && k < 32) rt->kind_name[rt->nkinds++] = what;
+        int k = cu_tally(rt->kind_name, &rt->nkinds, 32, what);
         double t = nesl_clock();
-        if (k < 32) rt->kind_n[k]++, rt->kind_s[k] += t - rt->t_last;
+        if (k >= 0) rt->kind_n[k]++, rt->kind_s[k] += t - rt->t_last;
         rt->t_last = t;
     }
 }
 
-void cu_wait(NeslRt *rt, const char *what)
+void cu_wait(NeslRt *rt, const char *why)
 {
     if (rt->timing) cu_ck(rt, cudaEventRecord(rt->ev_wait, 0), "an event");
-    cu_sync(rt, what);
+    cu_sync(rt, why);
     if (rt->timing) {
         rt->wait_idle = true;
         rt->wait_end = nesl_clock();
@@ -514,6 +550,8 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
     cu_ck(rt, cudaMallocHost((void **)&rt->hsmall, RET_BYTES), "allocation");
     cu_ck(rt, cudaHostAlloc((void **)&rt->htot, sizeof(int64_t) * TOT_SLOTS, cudaHostAllocMapped), "allocation");
     cu_ck(rt, cudaHostGetDevicePointer((void **)&rt->dtot, rt->htot, 0), "allocation");
+    cu_ck(rt, cudaHostAlloc((void **)&rt->hcnt, sizeof(long long) * CNT_SLOTS, cudaHostAllocMapped), "allocation");
+    cu_ck(rt, cudaHostGetDevicePointer((void **)&rt->dcnt, rt->hcnt, 0), "allocation");
     cu_ck(rt, cudaMalloc((void **)&rt->derr, sizeof(NeslDErr) * NSLOTS), "allocation");
     cu_ck(rt, cudaMallocHost((void **)&rt->hderr, sizeof(NeslDErr) * NSLOTS), "allocation");
     cu_ck(rt, cudaHostAlloc((void **)&rt->hany, sizeof(int), cudaHostAllocMapped), "allocation");
@@ -525,12 +563,13 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
 
 int nesl_rt_free(NeslRt *rt)
 {
-    nesl_cu_check_errors(rt);
+    cu_check_errors(rt, "the end");
     if (rt->core.stats) nesl_print_stats(rt);
     if (rt->prof)
         fprintf(stderr, "profile: %ld device operations queued, %ld host waits (%.3f ms waiting), %.3f ms since start\n",
                 rt->n_queued, rt->n_waits, rt->wait_s * 1e3, (nesl_clock() - rt->t_start) * 1e3);
     for (int k = 0; rt->prof && k < rt->nkinds; k++) fprintf(stderr, "profile: %8ld %-20s %8.3f ms since the previous operation\n", rt->kind_n[k], rt->kind_name[k], rt->kind_s[k] * 1e3);
+    for (int k = 0; rt->prof && k < rt->nwhys; k++) fprintf(stderr, "profile: %8ld waits for %s\n", rt->why_n[k], rt->why_name[k]);
     fflush(stdout);
     nesl_release(rt, 0, 0);
     cu_dev_put(rt, rt->lb_words);
@@ -544,6 +583,7 @@ int nesl_rt_free(NeslRt *rt)
     cudaFreeHost(rt->hret);
     cudaFreeHost(rt->hsmall);
     cudaFreeHost(rt->htot);
+    cudaFreeHost(rt->hcnt);
     cudaFree(rt->derr);
     cudaFreeHost(rt->hderr);
     cudaFreeHost((void *)rt->hany);

@@ -19,6 +19,7 @@
 #define NGRIDS 256
 #define NSLOTS 1024                   /* error slots before a forced check */
 #define RET_BYTES 256                 /* the result area (nesl_cu_ret) */
+#define CNT_SLOTS (4 * NESL_COUNT_GROUP)   /* counts read later, a ring */
 #ifndef TOT_SLOTS
 #define TOT_SLOTS 4096                /* descriptors' totals between waits (htot); tests build 2 */
 #endif
@@ -81,6 +82,8 @@ struct NeslRt {
      * (cu_sd_settle), so asking for one costs no copy, and a wait only
      * when none came since its scan (quicksort asks for a dozen a level). */
     int64_t *htot, *dtot;    /* TOT_SLOTS slots: host address, device address */
+    long long *hcnt, *dcnt;  /* CNT_SLOTS mapped counts read later (nesl_cu_count) */
+    int cnt_next;
     int tot_next;            /* the next free slot (all settled before it wraps) */
     CuSd *pending;           /* descriptors whose total is in a slot */
     bool tot_bad;            /* a settled total differed from make_sd's (reported at */
@@ -116,6 +119,9 @@ struct NeslRt {
     long kind_n[32];
     double kind_s[32], t_last;   /* host time since the previous operation or wait */
     double wait_s, t_start;
+    int nwhys;
+    const char *why_name[16];    /* NESL_CU_PROFILE: host waits by reason */
+    long why_n[16];
     const void *grid_fn[NGRIDS];
     int grid_blocks[NGRIDS];
     int ngrids;
@@ -138,7 +144,8 @@ int64_t cu_grid_for(NeslRt *rt, const void *k, int64_t n);   /* blocks for n ele
 /* A call that queues device work (a copy, a memset; a launch's error):
  * cu_ck, and the timer learns the device is busy again. */
 void cu_queue(NeslRt *rt, cudaError_t e, const char *what);
-void cu_wait(NeslRt *rt, const char *what);               /* wait for a result (ev_wait) */
+void cu_wait(NeslRt *rt, const char *why);                /* wait for a result (ev_wait); why: for the profile */
+void cu_check_errors(NeslRt *rt, const char *why);        /* wait, then report a device error */
 void cu_sd_settle(NeslRt *rt);                            /* after a wait: the pending totals */
 void cu_sd_unpend(NeslRt *rt, CuSd *s);                   /* s leaves the pending list */
 

@@ -208,7 +208,7 @@ __global__ static void k_segids_uniform(int32_t l, int64_t total, int32_t *ids)
  * slot is taken; it leaves the error slots to the next check). */
 static int64_t *sd_pend(NeslRt *rt, CuSd *s)
 {
-    if (rt->tot_next == TOT_SLOTS) cu_wait(rt, "a kernel");   /* settles them all */
+    if (rt->tot_next == TOT_SLOTS) cu_wait(rt, "total slots full");   /* settles them all */
     s->tot_slot = rt->tot_next++;
     s->pend_prev = NULL;
     s->pend_next = rt->pending;
@@ -305,7 +305,7 @@ int64_t nesl_sd_total(NeslRt *rt, NeslSd *cs)
         nesl_sd_offs(rt, cs);   /* scanned: the total is in its slot, or settled */
         if (s->total < 0) {
             cu_err_fetch(rt);
-            cu_wait(rt, "a kernel");   /* settles it */
+            cu_wait(rt, "a descriptor total");   /* settles it */
             cu_err_check(rt);
         }
     }
