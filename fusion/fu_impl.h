@@ -116,6 +116,13 @@ int node_total_class(Sizes *S, const Node *nd, const LcuArg *size);
 /* Does SEG_ SOAC so read a SEG_FILTER's elements (kernel names elems) only
  * at its own index, and its descriptor t only as its sd argument? */
 bool seg_filter_consumer_ok(Fu *F, const LcuSoac *so, int ne, const Sym *elems, Sym t);
+/* Does thunk t read the vectors ps only at its parameter (and as #p)?
+ * filtered (a consumer over a FILTER's result): never as #p, and its
+ * parameter only as that subscript. */
+bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps, bool filtered);
+/* Does an argument use the vectors in ps other than through #p (no_len:
+ * at all)? */
+bool arg_reads_beyond_len(Fu *F, const LcuArg *g, int n, const Sym *ps, bool no_len);
 
 /* ---- scheduling (fu_ilp.c) ---- */
 void schedule_region(Fu *F, Region *r);

@@ -404,8 +404,9 @@ static bool run_may_fail(Sizes *S, const Node *nd)
 /* ------------------------------------------------------------------ vertical rules */
 
 /* Does a thunk read the vectors in ps only as p[r] (r its single
- * parameter, never rebound) or #p?  With r = NULL: only as #p. */
-typedef struct PullCheck { Fu *F; int n; const Sym *ps; Sym r; bool no_len; bool ok; } PullCheck;
+ * parameter, never rebound) or #p?  With r = NULL: only as #p.  no_len:
+ * never as #p; only_sub: r itself appears only as such a subscript. */
+typedef struct PullCheck { Fu *F; int n; const Sym *ps; Sym r; bool no_len; bool only_sub; bool ok; } PullCheck;
 
 static bool in_list(int n, const Sym *v, Sym x)
 {
@@ -417,13 +418,15 @@ static void pull_check(PullCheck *c, const LcuExpr *e)
 {
     if (!c->ok) return;
     switch (e->kind) {
-    case LE_VAR: if (in_list(c->n, c->ps, e->u.var)) c->ok = false; return;
+    case LE_VAR: if (in_list(c->n, c->ps, e->u.var) || (c->only_sub && e->u.var == c->r)) c->ok = false; return;
     case LE_LEN:             /* #p: the producer's size, substituted (not for SEG_FILTER) */
         if (c->no_len && in_list(c->n, c->ps, e->u.len.vec)) c->ok = false;
         return;
     case LE_INDEX:
-        if (in_list(c->n, c->ps, e->u.index.vec)
-            && !(e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == c->r)) c->ok = false;
+        if (in_list(c->n, c->ps, e->u.index.vec)) {
+            if (!(e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == c->r)) c->ok = false;
+            return;   /* p[r] */
+        }
         pull_check(c, e->u.index.idx);
         return;
     case LE_LET: case LE_LOOP:
@@ -441,18 +444,19 @@ static void pull_check(PullCheck *c, const LcuExpr *e)
     }
 }
 
-bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps)
+bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps, bool filtered)
 {
     if (t->nparams != 1 || in_list(n, ps, t->params[0])) return false;
-    PullCheck c = { F, n, ps, t->params[0], false, true };
+    PullCheck c = { F, n, ps, t->params[0], filtered, filtered, true };
     pull_check(&c, t->body);
     return c.ok;
 }
 
-/* Does an argument use the vectors in ps other than through #p? */
-bool arg_reads_beyond_len(Fu *F, const LcuArg *g, int n, const Sym *ps)
+/* Does an argument use the vectors in ps other than through #p (no_len:
+ * at all)? */
+bool arg_reads_beyond_len(Fu *F, const LcuArg *g, int n, const Sym *ps, bool no_len)
 {
-    PullCheck c = { F, n, ps, NULL, false, true };
+    PullCheck c = { F, n, ps, NULL, no_len, false, true };
     if (g->kind == LA_EXPR) { pull_check(&c, g->u.expr); return !c.ok; }
     for (int i = 0; i < g->u.thunk->nparams; i++) if (in_list(n, ps, g->u.thunk->params[i])) return true;
     pull_check(&c, g->u.thunk->body);
@@ -483,9 +487,13 @@ static bool index_space_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons
     const LcuSoac *so = cons->k->binds[0]->soac;
     if (n == 0 || so->args[0]->kind != LA_THUNK) return false;
     const LcuThunk *pull = so->args[0]->u.thunk;
-    if (!thunk_reads_only_at_param(F, pull, n, ps)) return false;
+    /* a consumer over a FILTER's result that used its own index or the
+     * result's length otherwise would see the FILTER's index and size in
+     * their place once fused (tests/fusion/prevent_filter_index, _len) */
+    bool filtered = prod->soac != LS_PERMUTE;
+    if (!thunk_reads_only_at_param(F, pull, n, ps, filtered)) return false;
     for (int i = 1; i < so->nargs - 1; i++)
-        if (arg_reads_beyond_len(F, so->args[i], n, ps)) return false;
+        if (arg_reads_beyond_len(F, so->args[i], n, ps, filtered)) return false;
     /* size: #p of a producer output, or the same class */
     const LcuArg *sz = soac_size_arg(so);
     bool size_ok = sz->kind == LA_EXPR && sz->u.expr->kind == LE_LEN && in_list(n, ps, sz->u.expr->u.len.vec);
@@ -509,7 +517,7 @@ bool seg_filter_consumer_ok(Fu *F, const LcuSoac *so, int ne, const Sym *elems, 
     if (so->args[0]->kind != LA_THUNK || so->args[0]->u.thunk->nparams != 1) return false;
     const LcuThunk *pull = so->args[0]->u.thunk;
     if (in_list(ne, elems, pull->params[0]) || pull->params[0] == t) return false;
-    PullCheck c = { F, ne, elems, pull->params[0], true, true };
+    PullCheck c = { F, ne, elems, pull->params[0], true, true, true };
     pull_check(&c, pull->body);
     if (!c.ok) return false;
     const LcuArg *sz = soac_size_arg(so);
@@ -570,8 +578,8 @@ static EdgeKind map_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
     bool same = cls >= 0 && cls == sizes_find(S, sizes_class(S, 1, p->bind->vars[0], 0));
     for (int i = 0; i < so->nargs; i++) {
         const LcuArg *g = so->args[i];
-        if (!arg_reads_beyond_len(F, g, n, ps)) continue;
-        if (!soac_index_thunk(so, i) || !same || !thunk_reads_only_at_param(F, g->u.thunk, n, ps)) return EDGE_PREVENT;
+        if (!arg_reads_beyond_len(F, g, n, ps, false)) continue;
+        if (!soac_index_thunk(so, i) || !same || !thunk_reads_only_at_param(F, g->u.thunk, n, ps, false)) return EDGE_PREVENT;
     }
     return EDGE_FUSE;
 }

@@ -19,8 +19,6 @@
 #include <string.h>
 #include "fu_impl.h"
 
-bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps);
-bool arg_reads_beyond_len(Fu *F, const LcuArg *g, int n, const Sym *ps);
 
 #define MAX_THUNK_NODES 4000     /* stop inlining before code size explodes */
 
@@ -154,7 +152,7 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int a
          * would not (an untaken branch) is safe: the MAP computed every
          * element of that index space. */
         if (in.safe && lcu_expr_size(pull->body) > 4 && arg_mentions(R, g, A->nvars, A->vars)
-            && thunk_reads_only_at_param(R->F, t, A->nvars, A->vars)) {
+            && thunk_reads_only_at_param(R->F, t, A->nvars, A->vars, false)) {
             in.cse = arena_alloc(R->F->a, sizeof(Sym) * (size_t)A->nvars);
             for (int i = 0; i < A->nvars; i++) in.cse[i] = fu_fresh(R->F, R->taken, A->vars[i]);
             LcuExpr *idx = lcu_e_var(R->F->a, t->span, t->params[0]);
@@ -251,9 +249,10 @@ static bool index_space_ok(Rw *R, const LcuKBind *A, const LcuKBind *B)
             && seg_filter_consumer_ok(R->F, B->soac, ne, A->vars, A->vars[ne]);
     }
     const LcuSoac *so = B->soac;
-    if (so->args[0]->kind != LA_THUNK || !thunk_reads_only_at_param(R->F, so->args[0]->u.thunk, A->nvars, A->vars)) return false;
+    bool filtered = A->soac->kind != LS_PERMUTE;   /* B's index and #A are not A's (fu_pdg.c, index_space_rule) */
+    if (so->args[0]->kind != LA_THUNK || !thunk_reads_only_at_param(R->F, so->args[0]->u.thunk, A->nvars, A->vars, filtered)) return false;
     if (!arg_mentions(R, so->args[0], A->nvars, A->vars)) return false;
-    for (int i = 1; i < so->nargs - 1; i++) if (arg_reads_beyond_len(R->F, so->args[i], A->nvars, A->vars)) return false;
+    for (int i = 1; i < so->nargs - 1; i++) if (arg_reads_beyond_len(R->F, so->args[i], A->nvars, A->vars, filtered)) return false;
     return size_is_len_of(R, A, soac_size_arg(so));
 }
 
