@@ -223,7 +223,10 @@ void sizes_collect_fun_block(Sizes *S, const LcuExpr *blk)
             for (int v = 0; v < b->nvars - 1; v++) sizes_union(S, sizes_class(S, 1, b->vars[v], 0), c);
             break;
         }
-        case LS_REDUCE: case LS_FILTER: case LS_PARTITION: case LS_ONCE: case LS_SEG_PARTITION:
+        case LS_FILTER:                                /* its results: one length, the survivors' */
+            for (int v = 1; v < b->nvars; v++) sizes_union(S, sizes_class(S, 1, b->vars[0], 0), sizes_class(S, 1, b->vars[v], 0));
+            break;
+        case LS_REDUCE: case LS_PARTITION: case LS_ONCE: case LS_SEG_PARTITION:
             break;
         }
     }
@@ -593,6 +596,9 @@ static EdgeKind vertical_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
     case LS_FILTER:
         if (c->soac == LS_REDUCE) return index_space_rule(F, S, p, c, false) ? EDGE_FUSE : EDGE_PREVENT;
         if (c->soac == LS_FILTER) return index_space_rule(F, S, p, c, true) ? EDGE_FUSE : EDGE_PREVENT;
+        /* the MAP's elements become the FILTER's (fu_rewrite.c, filter_map),
+         * computed for every element: only a MAP that cannot fail */
+        if (c->soac == LS_MAP) return !c->may_fail && index_space_rule(F, S, p, c, false) ? EDGE_FUSE : EDGE_PREVENT;
         return EDGE_PREVENT;
     case LS_PERMUTE:
         return c->soac == LS_PERMUTE && index_space_rule(F, S, p, c, false) ? EDGE_FUSE : EDGE_PREVENT;
@@ -686,7 +692,8 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
             if (AT(r->edge, i, j) == EDGE_FUSE && r->nodes[i].soac != LS_MAP && r->nodes[i].soac != LS_REDUCE) {
                 r->nodes[j].alt_pred = i;
                 r->nodes[j].alt_class = r->nodes[i].size_class;
-                r->nodes[j].alt_kind = r->nodes[j].soac;
+                /* a MAP fused with its FILTER is the FILTER's pass */
+                r->nodes[j].alt_kind = r->nodes[j].soac == LS_MAP ? LS_FILTER : r->nodes[j].soac;
             }
     /* reachability (edges go forward), as rows of bits: a region can have
      * thousands of bindings (3816 in one random program, seed 3399 of

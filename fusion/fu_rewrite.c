@@ -91,6 +91,19 @@ static LcuExpr *component(Rw *R, LcuExpr *e, int n, int comp, Sym base, Span sp)
     return mk_let(R, sp, n, ts, e, lcu_e_var(R->F->a, sp, ts[comp]));
 }
 
+/* nb binds A's results, then B's (types: the checker's, again). */
+static void concat_vars(Rw *R, LcuKBind *nb, const LcuKBind *A, const LcuKBind *B)
+{
+    int na = A->nvars, nbv = B->nvars;
+    nb->nvars = na + nbv;
+    nb->vars = arena_alloc(R->F->a, sizeof(Sym) * (size_t)(na + nbv));
+    memcpy(nb->vars, A->vars, sizeof(Sym) * (size_t)na);
+    memcpy(nb->vars + na, B->vars, sizeof(Sym) * (size_t)nbv);
+    nb->var_spans = arena_alloc(R->F->a, sizeof(Span) * (size_t)(na + nbv));
+    for (int i = 0; i < na + nbv; i++) nb->var_spans[i] = i < na ? A->var_spans[i] : B->var_spans[i - na];
+    nb->types = NULL;
+}
+
 /* ------------------------------------------------------------------ MAP ⊕ S */
 
 /* Only reads at the consumer's own index over the MAP's size are inlined:
@@ -336,6 +349,42 @@ static LcuKBind *filter_filter(Rw *R, const LcuKBind *A, const LcuKBind *B)
     return nb;
 }
 
+static LcuExpr *tuple_of(Rw *R, Span sp, LcuExpr *ea, int na, LcuExpr *eb, int nb);
+
+/* FILTER ⊕ MAP: the MAP's elements are more results of the FILTER,
+ * computed from its pulled elements (for every element: the predicate
+ * then keeps those of the survivors).  The new SOAC binds A's results
+ * too, so it takes B's place and A goes (index_space_rules). */
+static LcuKBind *filter_map(Rw *R, const LcuKBind *A, const LcuKBind *B)
+{
+    const LcuThunk *bpull = B->soac->args[0]->u.thunk;
+    Span sp = bpull->span;
+    Sym i = bpull->params[0];
+    int ne = A->nvars, nm = B->nvars;
+    Sym *q = arena_alloc(R->F->a, sizeof *q * (size_t)ne);
+    LcuExpr **qs = arena_alloc(R->F->a, sizeof *qs * (size_t)ne);
+    for (int c = 0; c < ne; c++) {
+        q[c] = fu_fresh(R->F, R->taken, A->soac->args[1]->u.thunk->params[c]);
+        qs[c] = lcu_e_var(R->F->a, sp, q[c]);
+    }
+    LcuExpr *bbody;
+    LcuExpr *val = pull_through(R, A, bpull, i, q, &bbody);
+    LcuExpr *elems = ne == 1 ? qs[0] : lcu_e_tuple(R->F->a, sp, ne, qs);
+    LcuExpr *pull = mk_let(R, sp, ne, q, val, tuple_of(R, sp, elems, ne, bbody, nm));
+    Sym *ps = arena_alloc(R->F->a, sizeof *ps), *pp = arena_alloc(R->F->a, sizeof *pp * (size_t)(ne + nm));
+    ps[0] = i;
+    for (int c = 0; c < ne + nm; c++) pp[c] = fu_fresh(R->F, R->taken, c < ne ? A->soac->args[1]->u.thunk->params[c] : B->vars[c - ne]);
+    LcuArg **args = arena_alloc(R->F->a, sizeof *args * 3);
+    args[0] = thunk_arg(R, sp, 1, ps, pull);
+    args[1] = thunk_arg(R, sp, ne + nm, pp, pred_on(R, A, pp, sp));
+    args[2] = A->soac->args[2];
+    LcuKBind *nb = arena_alloc(R->F->a, sizeof *nb);
+    *nb = *B;
+    concat_vars(R, nb, A, B);
+    nb->soac = lcu_soac(R->F->a, B->soac->span, LS_FILTER, 3, args);
+    return nb;
+}
+
 static LcuKBind *permute_permute(Rw *R, const LcuKBind *A, const LcuKBind *B)
 {
     /* B[I2(I1(i))] = f(A.pull(i)): B's pull and index thunks at j = I1(i) */
@@ -383,6 +432,14 @@ static bool exact_pull_of(const LcuKBind *A, const LcuThunk *t)
     return true;
 }
 
+/* Does a SOAC between binds a and b read a's results? */
+static bool mentioned_between(Rw *R, int a, int b)
+{
+    const LcuKBind *A = R->k->binds[a];
+    for (int m = a + 1; m < b; m++) if (bind_mentions(R, R->k->binds[m], A->nvars, A->vars)) return true;
+    return false;
+}
+
 static bool index_space_rules(Rw *R)
 {
     LcuKernel *k = R->k;
@@ -395,7 +452,9 @@ static bool index_space_rules(Rw *R)
             LcuSoacKind bk = B->soac->kind;
             if (!bind_mentions(R, B, A->nvars, A->vars) || !index_space_ok(R, A, B)) continue;
             LcuKBind *nb = NULL;
+            bool absorb = false;   /* nb binds A's results too */
             if (ak == LS_FILTER && bk == LS_REDUCE) nb = filter_reduce(R, A, B);
+            else if (ak == LS_FILTER && bk == LS_MAP && !mentioned_between(R, a, b)) nb = filter_map(R, A, B), absorb = true;
             else if (ak == LS_FILTER && bk == LS_FILTER && exact_pull_of(A, B->soac->args[0]->u.thunk)) nb = filter_filter(R, A, B);
             else if (ak == LS_PERMUTE && bk == LS_PERMUTE) nb = permute_permute(R, A, B);
             else if (ak == LS_SEG_FILTER && bk == LS_SEG_REDUCE) nb = filter_reduce(R, A, B);
@@ -411,6 +470,10 @@ static bool index_space_rules(Rw *R)
                 nb->soac->args[i] = thunk_arg(R, g->span, t->nparams, t->params, fu_copy(&c, t->body, NULL));
             }
             k->binds[b] = nb;
+            if (absorb) {
+                memmove(&k->binds[a], &k->binds[a + 1], sizeof *k->binds * (size_t)(k->nbinds - a - 1));
+                k->nbinds--;
+            }
             return true;
         }
     }
@@ -545,13 +608,7 @@ static LcuKBind *tuple_binds(Rw *R, const LcuKBind *A, const LcuKBind *B)
     args[sa->nargs - 1] = sa->args[sa->nargs - 1];
     LcuKBind *nb_ = arena_alloc(R->F->a, sizeof *nb_);
     *nb_ = *B;
-    nb_->nvars = na + nb;
-    nb_->vars = arena_alloc(R->F->a, sizeof(Sym) * (size_t)(na + nb));
-    memcpy(nb_->vars, A->vars, sizeof(Sym) * (size_t)na);
-    memcpy(nb_->vars + na, B->vars, sizeof(Sym) * (size_t)nb);
-    nb_->var_spans = arena_alloc(R->F->a, sizeof(Span) * (size_t)(na + nb));
-    for (int i = 0; i < na + nb; i++) nb_->var_spans[i] = i < na ? A->var_spans[i] : B->var_spans[i - na];
-    nb_->types = NULL;
+    concat_vars(R, nb_, A, B);
     nb_->soac = lcu_soac(R->F->a, B->soac->span, sa->kind, sa->nargs, args);
     return nb_;
 }
