@@ -299,13 +299,25 @@ template <class P> struct NeslScanSt {
     }
 };
 
+/* The next ticket from the runtime's counter, of `last + 1` that the
+ * launch takes in all: the one that takes the last resets the counter
+ * for the next launch (every other ticket is taken by then), so the
+ * counter needs no memset. */
+static __device__ unsigned nesl_ticket(unsigned *counter, unsigned last)
+{
+    unsigned k = atomicAdd(counter, 1u);
+    if (k == last) *counter = 0;
+    return k;
+}
+
 /* The tile index: the block's, or the next from the counter (whole
- * block; a barrier).  Tile indices fit an int (nesl_cu_scan_run). */
+ * block; a barrier; one ticket a block).  Tile indices fit an int
+ * (nesl_cu_scan_run). */
 template <class P> static __device__ int nesl_tile_id(const NeslScanSt<P> &st, bool counted)
 {
     if (!counted || NESL_TILE_BID) return (int)blockIdx.x;
     __shared__ unsigned s_tile;
-    if (threadIdx.x == 0) s_tile = atomicAdd(st.counter, 1u);
+    if (threadIdx.x == 0) s_tile = nesl_ticket(st.counter, gridDim.x - 1);
     __syncthreads();
     return (int)s_tile;
 }
@@ -624,22 +636,21 @@ static void nesl_cu_tile_prefix(NeslRt *rt, const P &p, const typename P::V *agg
 /* The tile states of a look-back over ntiles tiles: the runtime's, kept
  * from launch to launch with a new epoch (no memset: quicksort's
  * descriptors made 310 of its 568 a run, 2-4 us of host time each on the
- * H100), or, with a tile counter (counted), zeroed ones. */
+ * H100), and with a tile counter (counted) the runtime's counter, which
+ * the launch leaves at 0 (nesl_ticket; a memset of zeroed states was 141
+ * of quicksort's 2832 operations a run, session 22). */
 template <class P> static NeslScanSt<P> nesl_cu_lb_state(NeslRt *rt, int64_t ntiles, bool counted = !NESL_TILE_BID)
 {
     typedef typename P::Wire Wr;
     enum { PACKED = NeslScanSt<P>::PACKED };
     NeslScanSt<P> st;
     memset(&st, 0, sizeof st);
-    st.epoch = 1;
-    void *lb = counted ? nesl_cu_tmp(rt, (PACKED ? 8 : sizeof(int)) * (size_t)(ntiles + 1), true)
-                       : nesl_cu_lb_states(rt, PACKED, ntiles, &st.epoch);
+    void *lb = nesl_cu_lb_states(rt, PACKED, ntiles, &st.epoch);
+    st.counter = counted ? nesl_cu_counter(rt) : NULL;
     if constexpr (PACKED) {
         st.word = (unsigned long long *)lb;
-        st.counter = counted ? (unsigned *)(st.word + ntiles) : NULL;
     } else {
         st.flag = (int *)lb;
-        st.counter = counted ? (unsigned *)(st.flag + ntiles) : NULL;
         st.agg_w = (Wr *)nesl_cu_tmp(rt, sizeof(Wr) * (size_t)ntiles, false);
         st.inc_w = (Wr *)nesl_cu_tmp(rt, sizeof(Wr) * (size_t)ntiles, false);
     }
@@ -951,7 +962,8 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
     __shared__ int s_tile, s_tl[2];    /* the next tile; tile i for the look-back warp (-1: no more) */
     __shared__ unsigned s_pre[2];      /* tile i's prefix */
     int t = threadIdx.x, lane = t & 31, w = t >> 5;
-    if (t == 0) s_tile = (int)atomicAdd(st.counter, 1u);
+    const unsigned last = (unsigned)ntiles + gridDim.x - 1;   /* a ticket a tile, and one a block that ends it */
+    if (t == 0) s_tile = (int)nesl_ticket(st.counter, last);
     __syncthreads();
     if (w == NW) {   /* the look-back warp: tile i between barriers 2 of rounds i and i+1 */
         for (int i = 0;; i++) {
@@ -984,7 +996,7 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
             for (int j = w; j < NW; j++) ktile += s_w[i & 1][j];
             if (t == 0) {
                 st.publish(tile == 0 ? 2 : 1, tile, ktile);   /* tile 0: inclusive (init 0) */
-                s_tile = (int)atomicAdd(st.counter, 1u);
+                s_tile = (int)nesl_ticket(st.counter, last);
             }
             /* stage (the buffer's tile i-2 was stored before barrier 1) */
             unsigned before = wbefore;
