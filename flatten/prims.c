@@ -625,7 +625,8 @@ static FVal p_append(Fl *F, const Ctx *cx, Type *rt, FVal a, FVal b)
 #undef SEG
 #undef POS
     Sym idx = fl_map(F, LB_INT, p, body, X_len(F, nsid));
-    return lseq_make(F, rt, nsd, rep_gather(F, et, cat.c, idx));
+    /* each segment's a part then its b part: a permutation of cat */
+    return lseq_make(F, rt, nsd, rep_permute_in(F, et, cat.c, idx));
 }
 
 static FVal p_flatten(Fl *F, Type *rt, FVal a)

@@ -213,9 +213,11 @@ static void concat_into(Fl *F, Type *t, const Sym *a, LcuExpr *na, const Sym *b,
     t = type_prune(t);
     switch (t->kind) {
     case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_CHAR: case TY_STREAM: {
+        /* na and nb are #a and #b (rep_concat's callers), so both reads
+         * are in range by construction */
         Sym i = fl_fresh(F, "i");
-        LcuExpr *body = X_if(F, X_bin(F, LOP_LT, X_var(F, i), na), X_idx(F, a[0], X_var(F, i)),
-                             X_idx(F, b[0], X_bin(F, LOP_SUB, X_var(F, i), na)));
+        LcuExpr *body = X_if(F, X_bin(F, LOP_LT, X_var(F, i), na), X_idx_in(F, a[0], X_var(F, i)),
+                             X_idx_in(F, b[0], X_bin(F, LOP_SUB, X_var(F, i), na)));
         out[0] = fl_map(F, base_of(t), i, body, X_bin(F, LOP_ADD, na, nb));
         return;
     }

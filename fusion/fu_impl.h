@@ -38,7 +38,7 @@ struct Copier {
     NameSet *taken;
     const NameSet *avoid;
     bool fresh;
-    LcuExpr *(*on_index)(Copier *c, Sym vec, LcuExpr *idx, Span sp);
+    LcuExpr *(*on_index)(Copier *c, Sym vec, LcuExpr *idx, bool inrange, Span sp);
     LcuExpr *(*on_len)(Copier *c, Sym vec, Span sp);
     void *ctx;
 };
@@ -64,6 +64,7 @@ typedef struct Node {
     LcuSoacKind soac;
     bool effect;                /* keeps its order against every node */
     bool may_fail;              /* NODE_RUN: may raise a runtime error (fu_pdg.c) */
+    bool view;                  /* a MAP cheap enough to compute again where it is read (fu_pdg.c) */
     int size_class;             /* NODE_RUN: iteration size (-1: unknown) */
     int alt_class;              /* size once fused with node alt_pred (-1: none) */
     int alt_pred;               /* a FILTER/PERMUTE producer, or a MAP's one
@@ -109,6 +110,7 @@ const LcuExpr *node_arg_for(const Node *nd, Sym param);
 /* The size class of a SOAC's size argument under node's run arguments. */
 int node_size_class(Sizes *S, const Node *nd, const LcuArg *size);
 bool soac_index_thunk(const LcuSoac *s, int argno);   /* its parameter an index of the SOAC's space */
+bool view_inlinable(Fu *F, Sizes *S, const Node *p, const Node *c);   /* fu_pdg.c */
 /* e is `total (s)` for an sd variable s: s; otherwise NULL. */
 Sym total_of(const LcuExpr *e);
 /* The class of total (s) for a SEG_ SOAC's sd argument s (-1: unknown). */
@@ -133,7 +135,9 @@ void merge_region(Fu *F, Sizes *S, Region *r);
 /* Rewrite the SOACs of a merged kernel to fewer ones; same_size says whether
  * two size arguments of k are equal (via the CPU's size classes). */
 typedef bool (*SameSize)(void *ctx, const LcuArg *x, const LcuArg *y);
-void rewrite_kernel(Fu *F, LcuKernel *k, NameSet *taken, SameSize same, void *ctx);
+/* views: the results of view MAPs (Node.view), which may be inlined at
+ * in-range subscripts at any index */
+void rewrite_kernel(Fu *F, LcuKernel *k, NameSet *taken, const NameSet *views, SameSize same, void *ctx);
 bool soac_has_pull(LcuSoacKind k);
 const LcuArg *soac_size_arg(const LcuSoac *s);
 

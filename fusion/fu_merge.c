@@ -151,14 +151,19 @@ static bool used_outside(Fu *F, const Region *r, int member, Sym x)
     return in_list(res.len, (Sym *)res.items, x);
 }
 
-static LcuBind *merge_cluster(Fu *F, Sizes *S, Region *r, const int *mem, int nm)
+/* dup: the views copied into this kernel (find_dup_views); their results
+ * are the other readers' too, so never the kernel's. */
+static LcuBind *merge_cluster(Fu *F, Sizes *S, Region *r, const int *mem, int nm, const bool *dup)
 {
     Arena *a = F->a;
-    NameSet top = { 0 }, taken = { 0 };
+    NameSet top = { 0 }, taken = { 0 }, views = { 0 };
     /* kernel-level names are the CPU names of the cluster's inputs and results */
     for (int q = 0; q < nm; q++) {
         const Node *nd = &r->nodes[mem[q]];
-        for (int v = 0; v < nd->bind->nvars; v++) nameset_add(a, &top, nd->bind->vars[v]);
+        for (int v = 0; v < nd->bind->nvars; v++) {
+            nameset_add(a, &top, nd->bind->vars[v]);
+            if (nd->view) nameset_add(a, &views, nd->bind->vars[v]);
+        }
         const LcuExpr *run = nd->bind->rhs;
         for (int i = 0; i < run->u.call.nargs; i++)
             if (run->u.call.args[i]->kind == LE_VAR) nameset_add(a, &top, run->u.call.args[i]->u.var);
@@ -203,14 +208,14 @@ static LcuBind *merge_cluster(Fu *F, Sizes *S, Region *r, const int *mem, int nm
     PtrVec rets = { 0 }, rtypes = { 0 }, ktypes = { 0 };
     for (int q = 0; q < nm; q++) {
         const Node *nd = &r->nodes[mem[q]];
-        for (int v = 0; v < nd->bind->nvars; v++) {
+        for (int v = 0; v < nd->bind->nvars && !dup[mem[q]]; v++) {
             if (!used_outside(F, r, mem[q], nd->bind->vars[v])) continue;
             ptrvec_push(a, &rets, (void *)nd->bind->vars[v]);
             ptrvec_push(a, &rtypes, (void *)nd->bind->types[v]);
             ptrvec_push(a, &ktypes, (void *)lcu_t_component(nd->k->result, v));
         }
     }
-    if (rets.len == 0) {
+    if (rets.len == 0) {   /* (the last member is no copied view: views come first) */
         const Node *nd = &r->nodes[mem[nm - 1]];
         ptrvec_push(a, &rets, (void *)nd->bind->vars[0]);
         ptrvec_push(a, &rtypes, (void *)nd->bind->types[0]);
@@ -231,7 +236,7 @@ static LcuBind *merge_cluster(Fu *F, Sizes *S, Region *r, const int *mem, int nm
     for (int i = 0; i < rets.len; i++) k->ret_spans[i] = k->span;
     k->ret_paren = rets.len > 1;
     SizeCtx sc = { S };
-    rewrite_kernel(F, k, &taken, same_size, &sc);
+    rewrite_kernel(F, k, &taken, &views, same_size, &sc);
     unify_sizes(F, k, &sc);
     fu_fix_using(F, k);
     /* parameters no SOAC reads any more are dropped, with their arguments */
@@ -280,6 +285,52 @@ static bool cluster_ready(const Region *r, const bool *done, int c)
     return true;
 }
 
+static bool reads_result_of(const Node *j, const Node *v)
+{
+    for (int q = 0; q < j->reads.len; q++)
+        if (in_list(v->bind->nvars, v->bind->vars, j->reads.items[q])) return true;
+    return false;
+}
+
+/* Views (Node.view) alone in their cluster whose every reader is a kernel
+ * that can compute them again (view_inlinable), and that the block's
+ * result does not read: copied into each reader's kernel, where the
+ * rewrite inlines them, instead of launched and stored. */
+static void find_dup_views(Fu *F, Sizes *S, const Region *r, bool *dup)
+{
+    int n = r->n;
+    int *members = arena_alloc(F->a, sizeof *members * (size_t)n);
+    for (int i = 0; i < n; i++) if (r->nodes[i].cluster >= 0) members[r->nodes[i].cluster]++;
+    for (int v = 0; v < n; v++) {
+        const Node *V = &r->nodes[v];
+        if (!V->view || r->exported[v] || members[V->cluster] != 1) continue;
+        bool ok = true, any = false;
+        for (int j = v + 1; j < n && ok; j++) {
+            if (!reads_result_of(&r->nodes[j], V)) continue;
+            any = true;
+            ok = view_inlinable(F, S, V, &r->nodes[j]);
+        }
+        dup[v] = ok && any;
+    }
+}
+
+/* The members of a cluster (order[p..q)) and the copied views they read,
+ * directly or through another, in node order (a view before its readers).
+ * in: n false flags, left false. */
+static int with_views(const Region *r, const bool *dup, const int *order, int p, int q, int *mem, bool *in)
+{
+    int n = r->n, nm = 0;
+    for (int i = p; i < q; i++) in[order[i]] = true;
+    for (int v = n - 1; v >= 0; v--) {   /* readers come after their views */
+        if (!dup[v] || in[v]) continue;
+        for (int j = v + 1; j < n && !in[v]; j++)
+            if (in[j] && reads_result_of(&r->nodes[j], &r->nodes[v])) in[v] = true;
+    }
+    for (int i = 0; i < n; i++) if (in[i]) mem[nm++] = i;
+    for (int i = 0; i < nm; i++) in[mem[i]] = false;
+    return nm;
+}
+
 void merge_region(Fu *F, Sizes *S, Region *r)
 {
     int n = r->n;
@@ -302,13 +353,18 @@ void merge_region(Fu *F, Sizes *S, Region *r)
         for (int i = 0; i < n; i++)
             if (r->nodes[i].cluster == pick) { done[i] = true; order[norder++] = i; }
     }
+    bool *dup = arena_alloc(F->a, sizeof *dup * (size_t)n);
+    find_dup_views(F, S, r, dup);
+    int *mem = arena_alloc(F->a, sizeof *mem * (size_t)n);
+    bool *in = arena_alloc(F->a, sizeof *in * (size_t)n);
     PtrVec binds = { 0 };
     for (int p = 0; p < n;) {
         int c = r->nodes[order[p]].cluster;
         int q = p;
         while (q < n && r->nodes[order[q]].cluster == c) q++;
-        if (q - p == 1) ptrvec_push(F->a, &binds, r->nodes[order[p]].bind);
-        else ptrvec_push(F->a, &binds, merge_cluster(F, S, r, order + p, q - p));
+        int nm = q - p == 1 && dup[order[p]] ? 0 : with_views(r, dup, order, p, q, mem, in);   /* a copied view: in its readers */
+        if (nm == 1) ptrvec_push(F->a, &binds, r->nodes[mem[0]].bind);
+        else if (nm > 1) ptrvec_push(F->a, &binds, merge_cluster(F, S, r, mem, nm, dup));
         p = q;
     }
     r->block->u.block.nbinds = binds.len;

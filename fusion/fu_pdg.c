@@ -409,7 +409,7 @@ static bool run_may_fail(Sizes *S, const Node *nd)
 /* Does a thunk read the vectors in ps only as p[r] (r its single
  * parameter, never rebound) or #p?  With r = NULL: only as #p.  no_len:
  * never as #p; only_sub: r itself appears only as such a subscript. */
-typedef struct PullCheck { Fu *F; int n; const Sym *ps; Sym r; bool no_len; bool only_sub; bool ok; } PullCheck;
+typedef struct PullCheck { Fu *F; int n; const Sym *ps; Sym r; bool no_len; bool only_sub; bool inrange_ok; bool ok; } PullCheck;
 
 static bool in_list(int n, const Sym *v, Sym x)
 {
@@ -427,8 +427,8 @@ static void pull_check(PullCheck *c, const LcuExpr *e)
         return;
     case LE_INDEX:
         if (in_list(c->n, c->ps, e->u.index.vec)) {
-            if (!(e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == c->r)) c->ok = false;
-            return;   /* p[r] */
+            if (c->r && e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == c->r) return;   /* p[r] */
+            if (!(c->inrange_ok && e->u.index.inrange)) c->ok = false;   /* else p.[e] */
         }
         pull_check(c, e->u.index.idx);
         return;
@@ -450,7 +450,7 @@ static void pull_check(PullCheck *c, const LcuExpr *e)
 bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps, bool filtered)
 {
     if (t->nparams != 1 || in_list(n, ps, t->params[0])) return false;
-    PullCheck c = { F, n, ps, t->params[0], filtered, filtered, true };
+    PullCheck c = { F, n, ps, t->params[0], filtered, filtered, false, true };
     pull_check(&c, t->body);
     return c.ok;
 }
@@ -459,7 +459,7 @@ bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps, b
  * at all)? */
 bool arg_reads_beyond_len(Fu *F, const LcuArg *g, int n, const Sym *ps, bool no_len)
 {
-    PullCheck c = { F, n, ps, NULL, no_len, false, true };
+    PullCheck c = { F, n, ps, NULL, no_len, false, false, true };
     if (g->kind == LA_EXPR) { pull_check(&c, g->u.expr); return !c.ok; }
     for (int i = 0; i < g->u.thunk->nparams; i++) if (in_list(n, ps, g->u.thunk->params[i])) return true;
     pull_check(&c, g->u.thunk->body);
@@ -520,7 +520,7 @@ bool seg_filter_consumer_ok(Fu *F, const LcuSoac *so, int ne, const Sym *elems, 
     if (so->args[0]->kind != LA_THUNK || so->args[0]->u.thunk->nparams != 1) return false;
     const LcuThunk *pull = so->args[0]->u.thunk;
     if (in_list(ne, elems, pull->params[0]) || pull->params[0] == t) return false;
-    PullCheck c = { F, ne, elems, pull->params[0], true, true, true };
+    PullCheck c = { F, ne, elems, pull->params[0], true, true, false, true };
     pull_check(&c, pull->body);
     if (!c.ok) return false;
     const LcuArg *sz = soac_size_arg(so);
@@ -565,11 +565,39 @@ static bool seg_filter_rule(Fu *F, const Node *prod, const Node *cons, bool exac
     return !exact || exact_pull(prod, cons, so->args[0]->u.thunk, prod->bind->nvars - 1);
 }
 
+/* Does an argument read the vectors in ps only as p.[e] (an in-range
+ * subscript, at any index), as #p, or (own) as p[r] at its thunk's
+ * parameter r? */
+static bool reads_at_param_or_inrange(Fu *F, const LcuArg *g, int n, const Sym *ps, bool own)
+{
+    PullCheck c = { F, n, ps, NULL, false, false, true, true };
+    if (g->kind == LA_EXPR) { pull_check(&c, g->u.expr); return c.ok; }
+    const LcuThunk *t = g->u.thunk;
+    for (int i = 0; i < t->nparams; i++) if (in_list(n, ps, t->params[i])) return false;
+    if (own && t->nparams == 1) c.r = t->params[0];
+    pull_check(&c, t->body);
+    return c.ok;
+}
+
+/* A view: a MAP that cannot fail and is cheap enough (a select of two
+ * reads, an offset added) to compute again at each in-range subscript
+ * that reads it, at any index, instead of storing it (the λcu paper's
+ * pull arrays).  The lifted `++`'s concatenation, read through the
+ * interleaving gather, was a launch of its own, two a quicksort level. */
+#define VIEW_MAX_NODES 16
+static bool map_is_view(const Node *nd)
+{
+    if (nd->kind != NODE_RUN || nd->soac != LS_MAP || nd->may_fail || nd->k->nbinds != 1) return false;
+    const LcuExpr *body = nd->k->binds[0]->soac->args[0]->u.thunk->body;
+    return lcu_expr_size(body) <= VIEW_MAX_NODES && !lcu_has_loop(body);
+}
+
 /* MAP → any SOAC: the consumer reads the MAP only at its own index over the
  * MAP's size (in a thunk of indices, soac_index_thunk), or its length;
  * a read elsewhere may be out of range, and only the MAP's own subscript
- * would report it. */
-static EdgeKind map_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
+ * would report it (map_reads without view).  A view may also be read at
+ * in-range subscripts (view_inlinable). */
+static EdgeKind map_reads(Fu *F, Sizes *S, const Node *p, const Node *c, bool view)
 {
     Sym ps[64];
     if (c->k->nparams > 64) return EDGE_PREVENT;
@@ -582,16 +610,26 @@ static EdgeKind map_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
     for (int i = 0; i < so->nargs; i++) {
         const LcuArg *g = so->args[i];
         if (!arg_reads_beyond_len(F, g, n, ps, false)) continue;
-        if (!soac_index_thunk(so, i) || !same || !thunk_reads_only_at_param(F, g->u.thunk, n, ps, false)) return EDGE_PREVENT;
+        bool own = soac_index_thunk(so, i) && same;
+        if (!view ? !own || !thunk_reads_only_at_param(F, g->u.thunk, n, ps, false) : !reads_at_param_or_inrange(F, g, n, ps, own))
+            return EDGE_PREVENT;
     }
     return EDGE_FUSE;
+}
+
+/* Can view MAP p be computed again inside consumer c's kernel (each read
+ * at c's own index over p's size, or at an in-range subscript)?  Not an
+ * ILP edge: fu_merge.c copies such a view into every reader's kernel. */
+bool view_inlinable(Fu *F, Sizes *S, const Node *p, const Node *c)
+{
+    return p->view && c->kind == NODE_RUN && map_reads(F, S, p, c, true) == EDGE_FUSE;
 }
 
 static EdgeKind vertical_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
 {
     if (p->kind != NODE_RUN || c->kind != NODE_RUN) return EDGE_PREVENT;
     switch (p->soac) {
-    case LS_MAP: return map_rule(F, S, p, c);
+    case LS_MAP: return map_reads(F, S, p, c, false);
     case LS_REDUCE: return c->soac == LS_ONCE ? EDGE_FUSE : EDGE_PREVENT;
     case LS_FILTER:
         if (c->soac == LS_REDUCE) return index_space_rule(F, S, p, c, false) ? EDGE_FUSE : EDGE_PREVENT;
@@ -662,6 +700,7 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
             nd->soac = nd->k->binds[0]->soac->kind;
             nd->size_class = node_size_class(S, nd, soac_size_arg(nd->k->binds[0]->soac));
             nd->may_fail = run_may_fail(S, nd);
+            nd->view = map_is_view(nd);
         }
     }
     /* data dependencies: each read goes to the latest earlier definition */

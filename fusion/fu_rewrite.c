@@ -22,7 +22,7 @@
 
 #define MAX_THUNK_NODES 4000     /* stop inlining before code size explodes */
 
-typedef struct Rw { Fu *F; LcuKernel *k; NameSet *taken; SameSize same; void *ctx; } Rw;
+typedef struct Rw { Fu *F; LcuKernel *k; NameSet *taken; const NameSet *views; SameSize same; void *ctx; } Rw;
 
 static bool in_list(int n, const Sym *v, Sym x)
 {
@@ -108,17 +108,29 @@ static void concat_vars(Rw *R, LcuKBind *nb, const LcuKBind *A, const LcuKBind *
 
 /* Only reads at the consumer's own index over the MAP's size are inlined:
  * those are in range, so inlining cannot hide a subscript error (a read at
- * another index keeps the MAP materialized). */
-typedef struct Inl { Rw *R; const LcuKBind *A; Sym *cse; Sym safe; bool did; } Inl;
+ * another index keeps the MAP materialized); a view (fu_pdg.c, all of A's
+ * results in R->views) also at in-range subscripts v.[e], at any index. */
+typedef struct Inl { Rw *R; const LcuKBind *A; Sym *cse; Sym safe; bool view; bool did; } Inl;
 
-static LcuExpr *on_index_map(Copier *c, Sym vec, LcuExpr *idx, Span sp)
+static bool all_views(Rw *R, const LcuKBind *A)
+{
+    for (int i = 0; i < A->nvars; i++) if (!R->views || !nameset_has(R->views, A->vars[i])) return false;
+    return true;
+}
+
+static LcuExpr *on_index_map(Copier *c, Sym vec, LcuExpr *idx, bool inrange, Span sp)
 {
     Inl *in = c->ctx;
     const LcuKBind *A = in->A;
     for (int comp = 0; comp < A->nvars; comp++) {
         if (A->vars[comp] != vec) continue;
-        if (!in->safe || idx->kind != LE_VAR || idx->u.var != in->safe) return NULL;
+        bool own = in->safe && idx->kind == LE_VAR && idx->u.var == in->safe;
+        if (!own && !(inrange && in->view)) return NULL;
         in->did = true;
+        if (!own) {
+            LcuExpr *args[1] = { idx };
+            return component(in->R, apply_thunk(in->R, A->soac->args[0]->u.thunk, 1, args, sp), A->nvars, comp, A->vars[comp], sp);
+        }
         if (in->cse) return lcu_e_var(in->R->F->a, sp, in->cse[comp]);
         LcuExpr *args[1] = { idx };
         LcuExpr *body = apply_thunk(in->R, A->soac->args[0]->u.thunk, 1, args, sp);
@@ -139,7 +151,7 @@ static LcuExpr *on_len_map(Copier *c, Sym vec, Span sp)
 static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int argno, bool *did)
 {
     const LcuArg *g = B->soac->args[argno];
-    Inl in = { R, A, NULL, NULL, false };
+    Inl in = { R, A, NULL, NULL, all_views(R, A), false };
     Copier c = { R->F, R->taken, NULL, false, on_index_map, on_len_map, &in };
     if (g->kind == LA_THUNK) {
         const LcuThunk *t = g->u.thunk;
@@ -228,8 +240,9 @@ static bool inline_maps(Rw *R)
 typedef struct Repl { Rw *R; int n; const Sym *vars; const Sym *to; Sym r; } Repl;
 
 /* a_c[r] -> t_c */
-static LcuExpr *on_index_repl(Copier *c, Sym vec, LcuExpr *idx, Span sp)
+static LcuExpr *on_index_repl(Copier *c, Sym vec, LcuExpr *idx, bool inrange, Span sp)
 {
+    (void)inrange;
     Repl *p = c->ctx;
     for (int i = 0; i < p->n; i++)
         if (p->vars[i] == vec) {
@@ -461,7 +474,7 @@ static bool index_space_rules(Rw *R)
             else if (ak == LS_SEG_FILTER && bk == LS_SEG_FILTER && exact_pull_of(A, B->soac->args[0]->u.thunk)) nb = filter_filter(R, A, B);
             if (!nb) continue;
             /* what is left of A in the new SOAC is #A: A's size */
-            Inl in = { R, A, NULL, NULL, false };
+            Inl in = { R, A, NULL, NULL, false, false };
             Copier c = { R->F, R->taken, NULL, false, NULL, on_len_map, &in };
             for (int i = 0; i < nb->soac->nargs; i++) {
                 const LcuArg *g = nb->soac->args[i];
@@ -650,9 +663,9 @@ static bool tuple_horizontal(Rw *R, bool sinks_only)
     return false;
 }
 
-void rewrite_kernel(Fu *F, LcuKernel *k, NameSet *taken, SameSize same, void *ctx)
+void rewrite_kernel(Fu *F, LcuKernel *k, NameSet *taken, const NameSet *views, SameSize same, void *ctx)
 {
-    Rw R = { F, k, taken, same, ctx };
+    Rw R = { F, k, taken, views, same, ctx };
     while (tuple_horizontal(&R, true)) { }
     for (int guard = 0; guard < 10000; guard++) {
         bool changed = inline_maps(&R);

@@ -162,7 +162,7 @@ LcuExpr *fu_copy(Copier *c, const LcuExpr *e, const Sub *s)
         LcuExpr *idx = fu_copy(c, e->u.index.idx, s);
         Sym vec = rename_var(s, e->u.index.vec);
         if (c->on_index && !sub_find(s, e->u.index.vec)) {
-            LcuExpr *r = c->on_index(c, vec, idx, e->span);
+            LcuExpr *r = c->on_index(c, vec, idx, e->u.index.inrange, e->span);
             if (r) return r;
         }
         n = dup(c, e);
