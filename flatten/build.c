@@ -64,9 +64,13 @@ bool fl_lengths_checked(Fl *F, Sym a, Sym b)
             Sym x = k->same_lens.items[i], y = k->same_lens.items[i + 1];
             if ((x == a && y == b) || (x == b && y == a)) return true;
         }
+    return false;
+}
+
+void fl_note_lengths_checked(Fl *F, Sym a, Sym b)
+{
     ptrvec_push(F->a, &F->blk->same_lens, (void *)a);
     ptrvec_push(F->a, &F->blk->same_lens, (void *)b);
-    return false;
 }
 
 LcuExpr *fl_block_pop(Fl *F, LcuExpr *result)

@@ -543,6 +543,7 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
         Sym l0 = k > 1 ? fl_sd_lengths(F, outer_sd) : NULL;   /* a uniform sd's is a MAP: only when read */
         for (int g = 1; g < k; g++) {
             if (fl_lengths_checked(F, outer_sd, lseq_sd(seqs[g]))) continue;
+            fl_note_lengths_checked(F, outer_sd, lseq_sd(seqs[g]));
             Sym lg = fl_sd_lengths(F, lseq_sd(seqs[g]));
             Sym i = fl_fresh(F, "i");
             Sym bad = fl_map(F, LB_BOOL, i, X_bin(F, LOP_NE, X_idx(F, l0, X_var(F, i)), X_idx(F, lg, X_var(F, i))),

@@ -34,7 +34,7 @@ struct Env { Binder *b; FVal v; const Env *next; };
 /* The statements being emitted (one CPU block). */
 /* same_lens: pairs of descriptors (sd, sd) whose lengths a check in this
  * block found equal; it holds for the rest of the block and the blocks in
- * it (fl_lengths_checked). */
+ * it (fl_lengths_checked, fl_note_lengths_checked). */
 typedef struct Block { PtrVec binds; PtrVec same_lens; struct Block *outer; } Block;
 
 typedef struct FunReq FunReq;
@@ -78,7 +78,8 @@ Sym fl_emit(Fl *F, const LcuType *t, LcuExpr *rhs);             /* let x : t = r
 void fl_emitn(Fl *F, int n, Sym *vars, const LcuType **ts, LcuExpr *rhs);
 Sym *fl_emit_tuple(Fl *F, int n, const LcuType **ts, LcuExpr *rhs);
 void fl_block_push(Fl *F, Block *b);
-bool fl_lengths_checked(Fl *F, Sym a, Sym b);   /* or note that they are about to be */
+bool fl_lengths_checked(Fl *F, Sym a, Sym b);
+void fl_note_lengths_checked(Fl *F, Sym a, Sym b);   /* a check of them follows in this block */
 LcuExpr *fl_block_pop(Fl *F, LcuExpr *result);                  /* -> LE_BLOCK */
 _Noreturn void fl_unsupported(Fl *F, Span sp, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
