@@ -226,7 +226,15 @@ void sizes_collect_fun_block(Sizes *S, const LcuExpr *blk)
         case LS_FILTER:                                /* its results: one length, the survivors' */
             for (int v = 1; v < b->nvars; v++) sizes_union(S, sizes_class(S, 1, b->vars[0], 0), sizes_class(S, 1, b->vars[v], 0));
             break;
-        case LS_REDUCE: case LS_PARTITION: case LS_ONCE: case LS_SEG_PARTITION:
+        case LS_PARTITION: {                           /* (true part.., false part..): one length each */
+            int ne = b->nvars / 2;
+            for (int v = 1; v < ne; v++) {
+                sizes_union(S, sizes_class(S, 1, b->vars[0], 0), sizes_class(S, 1, b->vars[v], 0));
+                sizes_union(S, sizes_class(S, 1, b->vars[ne], 0), sizes_class(S, 1, b->vars[ne + v], 0));
+            }
+            break;
+        }
+        case LS_REDUCE: case LS_ONCE: case LS_SEG_PARTITION:
             break;
         }
     }
@@ -625,6 +633,28 @@ bool view_inlinable(Fu *F, Sizes *S, const Node *p, const Node *c)
     return p->view && c->kind == NODE_RUN && map_reads(F, S, p, c, true) == EDGE_FUSE;
 }
 
+/* PARTITION→MAP: the MAP reads one part only, at its own index, over that
+ * part's length (fu_rewrite.c, filter_map). */
+static bool partition_map_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons)
+{
+    Sym ps[64];
+    if (cons->k->nparams > 64) return false;
+    int n = params_from(prod, cons, ps), ne = prod->bind->nvars / 2, part = -1;
+    for (int i = 0; i < n; i++) {
+        Sym x = node_arg_for(cons, ps[i])->u.var;
+        int at = 0;
+        while (prod->bind->vars[at] != x) at++;
+        if (part >= 0 && part != at / ne) return false;
+        part = at / ne;
+    }
+    const LcuSoac *so = cons->k->binds[0]->soac;
+    if (n == 0 || so->args[0]->kind != LA_THUNK || !thunk_reads_only_at_param(F, so->args[0]->u.thunk, n, ps, true)) return false;
+    const LcuArg *sz = soac_size_arg(so);
+    if (sz->kind == LA_EXPR && sz->u.expr->kind == LE_LEN && in_list(n, ps, sz->u.expr->u.len.vec)) return true;
+    int c = node_size_class(S, cons, sz);
+    return c >= 0 && c == sizes_find(S, sizes_class(S, 1, prod->bind->vars[part * ne], 0));
+}
+
 static EdgeKind vertical_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
 {
     if (p->kind != NODE_RUN || c->kind != NODE_RUN) return EDGE_PREVENT;
@@ -644,7 +674,9 @@ static EdgeKind vertical_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
         if (c->soac == LS_SEG_REDUCE) return seg_filter_rule(F, p, c, false) ? EDGE_FUSE : EDGE_PREVENT;
         if (c->soac == LS_SEG_FILTER) return seg_filter_rule(F, p, c, true) ? EDGE_FUSE : EDGE_PREVENT;
         return EDGE_PREVENT;
-    case LS_SCAN: case LS_PARTITION: case LS_ONCE:
+    case LS_PARTITION:
+        return c->soac == LS_MAP && !c->may_fail && partition_map_rule(F, S, p, c) ? EDGE_FUSE : EDGE_PREVENT;
+    case LS_SCAN: case LS_ONCE:
     case LS_SEG_PERMUTE: case LS_SEG_REDUCE: case LS_SEG_SCAN: case LS_SEG_PARTITION:
         return EDGE_PREVENT;
     }
@@ -731,8 +763,8 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
             if (AT(r->edge, i, j) == EDGE_FUSE && r->nodes[i].soac != LS_MAP && r->nodes[i].soac != LS_REDUCE) {
                 r->nodes[j].alt_pred = i;
                 r->nodes[j].alt_class = r->nodes[i].size_class;
-                /* a MAP fused with its FILTER is the FILTER's pass */
-                r->nodes[j].alt_kind = r->nodes[j].soac == LS_MAP ? LS_FILTER : r->nodes[j].soac;
+                /* a MAP fused with its FILTER (PARTITION) is the producer's pass */
+                r->nodes[j].alt_kind = r->nodes[j].soac == LS_MAP ? r->nodes[i].soac : r->nodes[j].soac;
             }
     /* reachability (edges go forward), as rows of bits: a region can have
      * thousands of bindings (3816 in one random program, seed 3399 of

@@ -263,7 +263,11 @@ static bool size_is_len_of(Rw *R, const LcuKBind *A, const LcuArg *sz)
  * is its descriptor). */
 static int elems_of(const LcuKBind *A)
 {
-    return A->soac->kind == LS_SEG_FILTER ? A->nvars - 1 : A->nvars;
+    switch (A->soac->kind) {
+    case LS_SEG_FILTER: return A->nvars - 1;
+    case LS_PARTITION: return A->nvars / 2;   /* (true part.., false part..) */
+    default: return A->nvars;
+    }
 }
 
 /* Can B take the index space of A (B reads A only at its own index)? */
@@ -275,6 +279,17 @@ static bool index_space_ok(Rw *R, const LcuKBind *A, const LcuKBind *B)
             && seg_filter_consumer_ok(R->F, B->soac, ne, A->vars, A->vars[ne]);
     }
     const LcuSoac *so = B->soac;
+    if (A->soac->kind == LS_PARTITION) {   /* B over the part it reads, which is one */
+        int ne = elems_of(A);
+        bool t = bind_mentions(R, B, ne, A->vars), f = bind_mentions(R, B, ne, A->vars + ne);
+        if (t == f || so->args[0]->kind != LA_THUNK) return false;
+        const Sym *pv = A->vars + (t ? 0 : ne);
+        if (!thunk_reads_only_at_param(R->F, so->args[0]->u.thunk, ne, pv, true)) return false;
+        const LcuArg *sz = soac_size_arg(so);
+        if (sz->kind == LA_EXPR && sz->u.expr->kind == LE_LEN && in_list(ne, pv, sz->u.expr->u.len.vec)) return true;
+        LcuArg len = { LA_EXPR, sz->span, { .expr = lcu_e_len(R->F->a, sz->span, pv[0], false) } };
+        return R->same(R->ctx, sz, &len);
+    }
     bool filtered = A->soac->kind != LS_PERMUTE;   /* B's index and #A are not A's (fu_pdg.c, index_space_rule) */
     if (so->args[0]->kind != LA_THUNK || !thunk_reads_only_at_param(R->F, so->args[0]->u.thunk, A->nvars, A->vars, filtered)) return false;
     if (!arg_mentions(R, so->args[0], A->nvars, A->vars)) return false;
@@ -284,17 +299,25 @@ static bool index_space_ok(Rw *R, const LcuKBind *A, const LcuKBind *B)
 
 /* B's pull over A's index space: let (q1..qk) = A.pull(i) in BODY, where
  * BODY gets q (fresh names for A's elements) and i. */
-static LcuExpr *pull_through(Rw *R, const LcuKBind *A, const LcuThunk *bpull, Sym i, Sym *q, LcuExpr **bbody_out)
+static LcuExpr *pull_through_part(Rw *R, const LcuKBind *A, int part, const LcuThunk *bpull, Sym i, Sym *q, LcuExpr **bbody_out)
 {
     Span sp = bpull->span;
     LcuExpr *iv = lcu_e_var(R->F->a, sp, i);
     LcuExpr *args[1] = { iv };
     LcuExpr *val = apply_thunk(R, A->soac->args[0]->u.thunk, 1, args, sp);
-    Repl rp = { R, elems_of(A), A->vars, q, i };  /* the index after renaming */
+    int ne = elems_of(A);
+    Repl rp = { R, ne, A->vars + part * ne, q, i };  /* the index after renaming */
     Copier c = { R->F, R->taken, NULL, false, on_index_repl, NULL, &rp };
     const Sub *s = sub_add(R->F, NULL, bpull->params[0], i, NULL);
     *bbody_out = fu_copy(&c, bpull->body, s);
     return val;
+}
+
+/* B's pull over A's index space, B reading A's elements (part 0; or, for
+ * a PARTITION, the part B reads). */
+static LcuExpr *pull_through(Rw *R, const LcuKBind *A, const LcuThunk *bpull, Sym i, Sym *q, LcuExpr **bbody_out)
+{
+    return pull_through_part(R, A, 0, bpull, i, q, bbody_out);
 }
 
 static LcuArg *thunk_arg(Rw *R, Span sp, int np, Sym *ps, LcuExpr *body)
@@ -364,16 +387,18 @@ static LcuKBind *filter_filter(Rw *R, const LcuKBind *A, const LcuKBind *B)
 
 static LcuExpr *tuple_of(Rw *R, Span sp, LcuExpr *ea, int na, LcuExpr *eb, int nb);
 
-/* FILTER ⊕ MAP: the MAP's elements are more results of the FILTER,
- * computed from its pulled elements (for every element: the predicate
+/* FILTER ⊕ MAP, PARTITION ⊕ MAP: the MAP's elements are more results of
+ * A, computed from its pulled elements (for every element: the predicate
  * then keeps those of the survivors).  The new SOAC binds A's results
- * too, so it takes B's place and A goes (index_space_rules). */
-static LcuKBind *filter_map(Rw *R, const LcuKBind *A, const LcuKBind *B)
+ * too, so it takes B's place and A goes (index_space_rules).  B reads one
+ * part of a PARTITION (part); the other part gets the MAP's elements
+ * under fresh names that nothing reads. */
+static LcuKBind *filter_map(Rw *R, const LcuKBind *A, const LcuKBind *B, int part)
 {
     const LcuThunk *bpull = B->soac->args[0]->u.thunk;
     Span sp = bpull->span;
     Sym i = bpull->params[0];
-    int ne = A->nvars, nm = B->nvars;
+    int ne = elems_of(A), nm = B->nvars;
     Sym *q = arena_alloc(R->F->a, sizeof *q * (size_t)ne);
     LcuExpr **qs = arena_alloc(R->F->a, sizeof *qs * (size_t)ne);
     for (int c = 0; c < ne; c++) {
@@ -381,7 +406,7 @@ static LcuKBind *filter_map(Rw *R, const LcuKBind *A, const LcuKBind *B)
         qs[c] = lcu_e_var(R->F->a, sp, q[c]);
     }
     LcuExpr *bbody;
-    LcuExpr *val = pull_through(R, A, bpull, i, q, &bbody);
+    LcuExpr *val = pull_through_part(R, A, part, bpull, i, q, &bbody);
     LcuExpr *elems = ne == 1 ? qs[0] : lcu_e_tuple(R->F->a, sp, ne, qs);
     LcuExpr *pull = mk_let(R, sp, ne, q, val, tuple_of(R, sp, elems, ne, bbody, nm));
     Sym *ps = arena_alloc(R->F->a, sizeof *ps), *pp = arena_alloc(R->F->a, sizeof *pp * (size_t)(ne + nm));
@@ -393,9 +418,32 @@ static LcuKBind *filter_map(Rw *R, const LcuKBind *A, const LcuKBind *B)
     args[2] = A->soac->args[2];
     LcuKBind *nb = arena_alloc(R->F->a, sizeof *nb);
     *nb = *B;
-    concat_vars(R, nb, A, B);
-    nb->soac = lcu_soac(R->F->a, B->soac->span, LS_FILTER, 3, args);
+    if (A->soac->kind == LS_FILTER) {
+        concat_vars(R, nb, A, B);
+    } else {   /* (A's true part, its MAP elements, A's false part, its MAP elements) */
+        int w = ne + nm;
+        nb->nvars = 2 * w;
+        nb->vars = arena_alloc(R->F->a, sizeof(Sym) * (size_t)(2 * w));
+        nb->var_spans = arena_alloc(R->F->a, sizeof(Span) * (size_t)(2 * w));
+        for (int p = 0; p < 2; p++)
+            for (int c = 0; c < w; c++) {
+                bool mine = c >= ne;   /* a MAP element */
+                Sym v = !mine ? A->vars[p * ne + c] : p == part ? B->vars[c - ne] : fu_fresh(R->F, R->taken, B->vars[c - ne]);
+                nb->vars[p * w + c] = v;
+                nb->var_spans[p * w + c] = mine ? B->var_spans[c - ne] : A->var_spans[p * ne + c];
+            }
+        nb->types = NULL;
+    }
+    nb->soac = lcu_soac(R->F->a, B->soac->span, A->soac->kind, 3, args);
     return nb;
+}
+
+/* The part of PARTITION A's results that B reads (-1: both). */
+static int part_read(Rw *R, const LcuKBind *A, const LcuKBind *B)
+{
+    int ne = elems_of(A);
+    bool t = bind_mentions(R, B, ne, A->vars), f = bind_mentions(R, B, ne, A->vars + ne);
+    return t && f ? -1 : t ? 0 : 1;
 }
 
 static LcuKBind *permute_permute(Rw *R, const LcuKBind *A, const LcuKBind *B)
@@ -459,7 +507,7 @@ static bool index_space_rules(Rw *R)
     for (int a = 0; a < k->nbinds; a++) {
         const LcuKBind *A = k->binds[a];
         LcuSoacKind ak = A->soac->kind;
-        if (ak != LS_FILTER && ak != LS_SEG_FILTER && ak != LS_PERMUTE) continue;
+        if (ak != LS_FILTER && ak != LS_SEG_FILTER && ak != LS_PERMUTE && ak != LS_PARTITION) continue;
         for (int b = a + 1; b < k->nbinds; b++) {
             const LcuKBind *B = k->binds[b];
             LcuSoacKind bk = B->soac->kind;
@@ -467,7 +515,9 @@ static bool index_space_rules(Rw *R)
             LcuKBind *nb = NULL;
             bool absorb = false;   /* nb binds A's results too */
             if (ak == LS_FILTER && bk == LS_REDUCE) nb = filter_reduce(R, A, B);
-            else if (ak == LS_FILTER && bk == LS_MAP && !mentioned_between(R, a, b)) nb = filter_map(R, A, B), absorb = true;
+            else if (ak == LS_FILTER && bk == LS_MAP && !mentioned_between(R, a, b)) nb = filter_map(R, A, B, 0), absorb = true;
+            else if (ak == LS_PARTITION && bk == LS_MAP && !mentioned_between(R, a, b) && part_read(R, A, B) >= 0)
+                nb = filter_map(R, A, B, part_read(R, A, B)), absorb = true;
             else if (ak == LS_FILTER && bk == LS_FILTER && exact_pull_of(A, B->soac->args[0]->u.thunk)) nb = filter_filter(R, A, B);
             else if (ak == LS_PERMUTE && bk == LS_PERMUTE) nb = permute_permute(R, A, B);
             else if (ak == LS_SEG_FILTER && bk == LS_SEG_REDUCE) nb = filter_reduce(R, A, B);
