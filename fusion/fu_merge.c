@@ -215,7 +215,7 @@ static LcuBind *merge_cluster(Fu *F, Sizes *S, Region *r, const int *mem, int nm
             ptrvec_push(a, &ktypes, (void *)lcu_t_component(nd->k->result, v));
         }
     }
-    if (rets.len == 0) {   /* (the last member is no copied view: views come first) */
+    if (rets.len == 0) {   /* (the last member is a reader: a copied view comes before its readers) */
         const Node *nd = &r->nodes[mem[nm - 1]];
         ptrvec_push(a, &rets, (void *)nd->bind->vars[0]);
         ptrvec_push(a, &rtypes, (void *)nd->bind->types[0]);

@@ -4,10 +4,13 @@
  *   MAP ⊕ S          a MAP's elements are computed where S reads them: its
  *                    pull thunk is inlined at each subscript (bound once by a
  *                    let at the top of a thunk that reads it only at its own
- *                    index), #A becomes the MAP's size
+ *                    index; a view also at in-range subscripts v.[e]), #A
+ *                    becomes the MAP's size
  *   FILTER ⊕ REDUCE  the REDUCE runs over the FILTER's index space, filtered
  *                    out elements contribute the identity
  *   FILTER ⊕ FILTER  one FILTER with the conjunction of the predicates
+ *   FILTER ⊕ MAP, PARTITION ⊕ MAP  the MAP's elements become more results
+ *                    of the FILTER (of the PARTITION's part it reads)
  *   PERMUTE ⊕ PERMUTE  one PERMUTE with the composed index thunks
  *   REDUCE ⊕ ONCE    the ONCE reads the scalar in the same kernel (no rewrite)
  *   tupling          two MAPs, REDUCEs or SCANs (or SEG_REDUCEs/SEG_SCANs)
