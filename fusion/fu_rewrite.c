@@ -273,6 +273,14 @@ static int elems_of(const LcuKBind *A)
     }
 }
 
+/* The part of PARTITION A's results that B reads (-1: both or neither). */
+static int part_read(Rw *R, const LcuKBind *A, const LcuKBind *B)
+{
+    int ne = elems_of(A);
+    bool t = bind_mentions(R, B, ne, A->vars), f = bind_mentions(R, B, ne, A->vars + ne);
+    return t == f ? -1 : t ? 0 : 1;
+}
+
 /* Can B take the index space of A (B reads A only at its own index)? */
 static bool index_space_ok(Rw *R, const LcuKBind *A, const LcuKBind *B)
 {
@@ -283,10 +291,9 @@ static bool index_space_ok(Rw *R, const LcuKBind *A, const LcuKBind *B)
     }
     const LcuSoac *so = B->soac;
     if (A->soac->kind == LS_PARTITION) {   /* B over the part it reads, which is one */
-        int ne = elems_of(A);
-        bool t = bind_mentions(R, B, ne, A->vars), f = bind_mentions(R, B, ne, A->vars + ne);
-        if (t == f || so->args[0]->kind != LA_THUNK) return false;
-        const Sym *pv = A->vars + (t ? 0 : ne);
+        int ne = elems_of(A), part = part_read(R, A, B);
+        if (part < 0 || so->args[0]->kind != LA_THUNK) return false;
+        const Sym *pv = A->vars + part * ne;
         if (!thunk_reads_only_at_param(R->F, so->args[0]->u.thunk, ne, pv, true)) return false;
         const LcuArg *sz = soac_size_arg(so);
         if (sz->kind == LA_EXPR && sz->u.expr->kind == LE_LEN && in_list(ne, pv, sz->u.expr->u.len.vec)) return true;
@@ -441,14 +448,6 @@ static LcuKBind *filter_map(Rw *R, const LcuKBind *A, const LcuKBind *B, int par
     return nb;
 }
 
-/* The part of PARTITION A's results that B reads (-1: both). */
-static int part_read(Rw *R, const LcuKBind *A, const LcuKBind *B)
-{
-    int ne = elems_of(A);
-    bool t = bind_mentions(R, B, ne, A->vars), f = bind_mentions(R, B, ne, A->vars + ne);
-    return t && f ? -1 : t ? 0 : 1;
-}
-
 static LcuKBind *permute_permute(Rw *R, const LcuKBind *A, const LcuKBind *B)
 {
     /* B[I2(I1(i))] = f(A.pull(i)): B's pull and index thunks at j = I1(i) */
@@ -518,9 +517,8 @@ static bool index_space_rules(Rw *R)
             LcuKBind *nb = NULL;
             bool absorb = false;   /* nb binds A's results too */
             if (ak == LS_FILTER && bk == LS_REDUCE) nb = filter_reduce(R, A, B);
-            else if (ak == LS_FILTER && bk == LS_MAP && !mentioned_between(R, a, b)) nb = filter_map(R, A, B, 0), absorb = true;
-            else if (ak == LS_PARTITION && bk == LS_MAP && !mentioned_between(R, a, b) && part_read(R, A, B) >= 0)
-                nb = filter_map(R, A, B, part_read(R, A, B)), absorb = true;
+            else if ((ak == LS_FILTER || ak == LS_PARTITION) && bk == LS_MAP && !mentioned_between(R, a, b))   /* (index_space_ok: one part) */
+                nb = filter_map(R, A, B, ak == LS_PARTITION ? part_read(R, A, B) : 0), absorb = true;
             else if (ak == LS_FILTER && bk == LS_FILTER && exact_pull_of(A, B->soac->args[0]->u.thunk)) nb = filter_filter(R, A, B);
             else if (ak == LS_PERMUTE && bk == LS_PERMUTE) nb = permute_permute(R, A, B);
             else if (ak == LS_SEG_FILTER && bk == LS_SEG_REDUCE) nb = filter_reduce(R, A, B);
