@@ -201,12 +201,17 @@ typedef void (*SkelFn)(Gen *g, SoacGen *s);
  * the other's results, in one pass over the index space; false (nothing
  * emitted) where the target does not. */
 typedef bool (*SkelPairFn)(Gen *g, SoacGen *map, SoacGen *reduce);
+/* make_sd (v, total) of v, result c of a MAP (ints, cannot fail): the
+ * MAP's results stored and the descriptor (returned) built in one pass;
+ * total < 0: none given. */
+typedef CExpr *(*SkelSdFn)(Gen *g, SoacGen *map, int c, CExpr *total);
 typedef struct Skeletons {
     const char *target;
     bool device;      /* vector data lives in device memory (host code never dereferences it) */
     SkelFn gen_map, gen_permute, gen_reduce, gen_scan, gen_filter, gen_partition, gen_once;
     SkelFn gen_seg_permute, gen_seg_reduce, gen_seg_scan, gen_seg_filter, gen_seg_partition;
     SkelPairFn gen_map_reduce;   /* may be NULL */
+    SkelSdFn gen_map_sd;         /* may be NULL */
 } Skeletons;
 
 /* The C (OpenMP) skeletons, and the CUDA ones (skel_cuda*.c). */
@@ -216,6 +221,10 @@ const Skeletons *cgen_cuda_skeletons(void);
 /* ---- kernels and host code (gen_kernel.c, gen_host.c) ---- */
 void gen_kernel(Gen *g, const LcuKernel *k);
 void gen_function(Gen *g, const LcuFun *f);
+/* make_sd of a kernel's result v in one pass: the C function's name, made
+ * on first use, or NULL where the kernel or the target does not allow it
+ * (gen_kernel.c). */
+const char *gen_kernel_sd(Gen *g, const LcuKernel *k, Sym v);
 /* The C name and result type of a kernel or function (a struct of the
  * components for a tuple). */
 const char *gen_kernel_name(Gen *g, Sym k);

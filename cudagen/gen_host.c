@@ -135,6 +135,82 @@ static const char *sname(Gen *g, Sym name, const char *suffix)
     return s;
 }
 
+/* ---- make_sd of a kernel's result in one pass (gen_kernel_sd) ---- */
+typedef struct Named { Sym x; bool hit; } Named;
+
+static void on_name(void *ctx, Sym x, bool free)
+{
+    (void)free;
+    Named *n = ctx;
+    n->hit |= n->x == x;
+}
+
+static bool names(Gen *g, const LcuExpr *e, Sym x)
+{
+    Named n = { x, false };
+    lcu_names_expr(g->a, e, on_name, &n);
+    return n.hit;
+}
+
+static bool in_vars(const LcuBind *b, Sym x)
+{
+    for (int k = 0; k < b->nvars; k++)
+        if (b->vars[k] == x) return true;
+    return false;
+}
+
+static bool names_any(Gen *g, const LcuExpr *e, const LcuBind *b)
+{
+    for (int k = 0; k < b->nvars; k++)
+        if (names(g, e, b->vars[k])) return true;
+    return false;
+}
+
+/* Bind i of block blk is let (.., v, ..) = run K (...), and a later bind
+ * j is let s = make_sd (v[, t]): when no bind between names a result of
+ * the run or rebinds a name it reads, and the target builds K's results
+ * and v's descriptor in one pass (*fn, gen_kernel_sd), the run moves to
+ * j: j, else -1. */
+static int sd_partner(Gen *g, const LcuExpr *blk, int i, const char **fn)
+{
+    const LcuBind *b = blk->u.block.binds[i];
+    if (!g->skel->gen_map_sd || b->rhs->kind != LE_RUN) return -1;
+    for (int j = i + 1; j < blk->u.block.nbinds; j++) {
+        const LcuBind *c = blk->u.block.binds[j];
+        const LcuExpr *r = c->rhs;
+        if (r->kind == LE_CALL && !strcmp(r->u.call.name, "make_sd") && !find_fun(g->prog, r->u.call.name) && c->nvars == 1 &&
+            r->u.call.args[0]->kind == LE_VAR && in_vars(b, r->u.call.args[0]->u.var)) {
+            if (r->u.call.nargs > 1 && names_any(g, r->u.call.args[1], b)) return -1;
+            const LcuKernel *k = find_kernel(g->prog, b->rhs->u.call.name);
+            *fn = k ? gen_kernel_sd(g, k, r->u.call.args[0]->u.var) : NULL;
+            return *fn ? j : -1;
+        }
+        if (names_any(g, r, b) || names_any(g, b->rhs, c)) return -1;
+    }
+    return -1;
+}
+
+/* let (..) = run K (...) moved to let s = make_sd (v[, t]): one call of fn. */
+static const CEnv *gen_run_sd(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuBind *run, const LcuBind *mk, const char *fn,
+                              CBlock *blk)
+{
+    Arena *a = g->a;
+    const LcuExpr *r = run->rhs, *m = mk->rhs;
+    CExpr **args;
+    int n = flat_args(g, env, ec, r->u.call.nargs, r->u.call.args, blk, &args);
+    CExpr *all[n + 1];
+    memcpy(all, args, sizeof *all * (size_t)n);
+    all[n] = m->u.call.nargs > 1 ? cx_cast(a, "int64_t", gen_expr(g, env, ec, m->u.call.args[1], blk)[0]) : cx_int(a, -1);
+    int nr = lcu_t_arity(r->type);
+    const LcuType *ts[nr + 1];
+    for (int k = 0; k < nr; k++) ts[k] = lcu_t_component(r->type, k);
+    ts[nr] = m->type;
+    const LcuType *t = lcu_t_tuple(a, nr + 1, ts);
+    CExpr **c = call(g, fn, gen_result_type(g, t, sname(g, r->u.call.name, "_sdr")), t, n + 1, all, blk);
+    env = gen_bind(g, env, run, c, blk);
+    return gen_bind(g, env, mk, &c[nr], blk);
+}
+
 CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
 {
     Arena *a = g->a;
@@ -176,12 +252,28 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
     }
     case LE_STRING:   /* not hoisted: see is_string_const */
         return one(g, cx_calln(a, "nesl_string", 3, rt_of(g), cx_str(a, e->u.str.s, e->u.str.len), cx_int(a, e->u.str.len)));
-    case LE_BLOCK:
-        for (int i = 0; i < e->u.block.nbinds; i++) {
+    case LE_BLOCK: {
+        int nb = e->u.block.nbinds;
+        int from[nb + 1];   /* from[j]: the run that bind j's make_sd takes in, else -1 */
+        const char *sdfn[nb + 1];
+        for (int j = 0; j < nb; j++) from[j] = -1;
+        for (int i = 0; i < nb; i++) {
             const LcuBind *b = e->u.block.binds[i];
+            if (from[i] >= 0) {
+                env = gen_run_sd(g, env, ec, e->u.block.binds[from[i]], b, sdfn[i], blk);
+                continue;
+            }
+            const char *fn;
+            int j = sd_partner(g, e, i, &fn);
+            if (j >= 0) {   /* generated at j */
+                from[j] = i;
+                sdfn[j] = fn;
+                continue;
+            }
             env = gen_bind(g, env, b, gen_expr(g, env, ec, b->rhs, blk), blk);
         }
         return gen_expr(g, env, ec, e->u.block.result, blk);
+    }
     case LE_LIB: return gen_lib(g, env, ec, e, blk);
     case LE_SOAC:
         gen_error(g, e->span, "an inline SOAC reached code generation (the program is not kernel-formed)");

@@ -109,7 +109,8 @@ static bool filter_flag_dead(const LcuKernel *k, const LcuKBind *b)
 }
 
 /* ---- one SOAC ---- */
-typedef struct KCtx { const LcuKernel *k; CBlock *body; CExpr *rt, *err; const CEnv *env; } KCtx;
+/* nbinds: the bindings generated as SOACs (gen_kernel_sd: all but the last) */
+typedef struct KCtx { const LcuKernel *k; int nbinds; CBlock *body; CExpr *rt, *err; const CEnv *env; } KCtx;
 
 /* range: the vector whose length is the SOAC's size, for pull and index thunks */
 static ThunkGen thunk_gen(const KCtx *kc, const LcuSoac *s, int i, const GenRange *range)
@@ -311,7 +312,7 @@ static bool same_size(const LcuSoac *x, const LcuSoac *y)
  * size, independent of each other, that the target may run as one pass. */
 static bool gen_pair(Gen *g, KCtx *kc, int i)
 {
-    if (!g->skel->gen_map_reduce || i + 1 >= kc->k->nbinds) return false;
+    if (!g->skel->gen_map_reduce || i + 1 >= kc->nbinds) return false;
     const LcuKBind *x = kc->k->binds[i], *y = kc->k->binds[i + 1];
     const LcuKBind *m = x->soac->kind == LS_MAP ? x : y, *r = x->soac->kind == LS_MAP ? y : x;
     if (m->soac->kind != LS_MAP || r->soac->kind != LS_REDUCE || !same_size(m->soac, r->soac) || bind_reads(y, x))
@@ -377,28 +378,34 @@ static void stat_bytes(Gen *g, CBlock *blk, const char *fn, const char *kernel, 
     cs_if(a, blk, cx_calln(a, "nesl_kstats_on", 1, cx_name(a, "rt")), then_b, NULL);
 }
 
-void gen_kernel(Gen *g, const LcuKernel *k)
+/* A kernel's C function up to its SOACs: rt, then K's parameters (and
+ * nextra more from extra, type and name alternating), the statistics of
+ * the run, the frame mark (*mark) and the error context; kc is ready for
+ * the SOACs. */
+static CFunc *kernel_open(Gen *g, const LcuKernel *k, const char *name, const char *ret, int nextra, const CParam *extra,
+                          KCtx *kc, const char **mark)
 {
     Arena *a = g->a;
     CFunc *f = arena_alloc(a, sizeof *f);
     f->is_static = true;
     f->attr = "NESL_KERNEL";
-    f->name = gen_kernel_name(g, k->name);
-    f->ret = gen_result_type(g, k->result, suffixed(g, k->name, "_kr"));
-    f->nparams = 1 + k->nparams;
+    f->name = name;
+    f->ret = ret;
+    f->nparams = 1 + k->nparams + nextra;
     f->params = arena_alloc(a, sizeof *f->params * (size_t)f->nparams);
     f->params[0] = (CParam){ "NeslRt *", "rt" };
+    for (int i = 0; i < nextra; i++) f->params[1 + k->nparams + i] = extra[i];
     f->body = cb_new(a);
     g->func = f;
     char c[96];
     snprintf(c, sizeof c, "kernel %.80s", k->name);
     f->comment = arena_strndup(a, c, strlen(c));
-    KCtx kc = { k, f->body, cx_name(a, "rt"), cx_un(a, CU_ADDR, cx_name(a, "err")), NULL };
-    cs_expr(a, f->body, cx_calln(a, "nesl_stat_kernel", 1, kc.rt));
-    const char *mark = gen_fresh(g, "mark");
-    cs_decl(a, f->body, "size_t", mark, cx_calln(a, "nesl_mark", 1, kc.rt));
+    *kc = (KCtx){ k, k->nbinds, f->body, cx_name(a, "rt"), cx_un(a, CU_ADDR, cx_name(a, "err")), NULL };
+    cs_expr(a, f->body, cx_calln(a, "nesl_stat_kernel", 1, kc->rt));
+    *mark = gen_fresh(g, "mark");
+    cs_decl(a, f->body, "size_t", *mark, cx_calln(a, "nesl_mark", 1, kc->rt));
     cs_decl(a, f->body, "NeslErr", "err", NULL);
-    cs_expr(a, f->body, cx_calln(a, "nesl_err_init", 2, kc.err, kc.rt));
+    cs_expr(a, f->body, cx_calln(a, "nesl_err_init", 2, kc->err, kc->rt));
     for (int i = 0; i < k->nparams; i++) {
         const LcuParam *p = &k->params[i];
         const char *pn = gen_fresh(g, p->name);
@@ -415,43 +422,119 @@ void gen_kernel(Gen *g, const LcuKernel *k)
             cs_decl(a, f->body, arena_strndup(a, t, strlen(t)), v->data->u.name, cval_data(g, &plain));
             cs_decl(a, f->body, "int64_t", v->len->u.name, cval_len(g, &plain));
         }
-        kc.env = cenv_bind(g, kc.env, p->name, v);
+        kc->env = cenv_bind(g, kc->env, p->name, v);
     }
-    {
-        const LcuType *pts[k->nparams + 1];
-        CExpr *pes[k->nparams + 1];
-        for (int i = 0; i < k->nparams; i++) {
-            pts[i] = k->params[i].type;
-            pes[i] = cx_name(a, f->params[1 + i].name);
-        }
-        stat_bytes(g, f->body, "nesl_stat_run", k->name, k->nparams, pts, pes);
+    const LcuType *pts[k->nparams + 1];
+    CExpr *pes[k->nparams + 1];
+    for (int i = 0; i < k->nparams; i++) {
+        pts[i] = k->params[i].type;
+        pes[i] = cx_name(a, f->params[1 + i].name);
     }
+    stat_bytes(g, f->body, "nesl_stat_run", k->name, k->nparams, pts, pes);
+    return f;
+}
+
+/* The SOACs of kc's kernel up to kc->nbinds, in order. */
+static void kernel_soacs(Gen *g, KCtx *kc)
+{
+    const LcuKernel *k = kc->k;
     /* every binding generated while a group is open joins it: until the
      * counts are read, its FILTERs' lengths are not set */
-    for (int i = 0, first = 0; i <= k->nbinds; i++) {
+    for (int i = 0, first = 0; i <= kc->nbinds; i++) {
         if (g->counts_later && !joins_filter_group(k, first, i)) {
-            for (int j = 0; j < g->counts_later->n; j++) cb_add(a, kc.body, g->counts_later->stmts[j]);
+            for (int j = 0; j < g->counts_later->n; j++) cb_add(g->a, kc->body, g->counts_later->stmts[j]);
             g->counts_later = NULL;
         }
-        if (i == k->nbinds) break;
+        if (i == kc->nbinds) break;
         if (!g->counts_later && starts_filter_group(k, i)) {
-            g->counts_later = cb_new(a);
+            g->counts_later = cb_new(g->a);
             first = i;
         }
-        if ((!g->counts_later || joins_filter_group(k, first, i + 1)) && gen_pair(g, &kc, i)) i++;
-        else gen_soac(g, &kc, k->binds[i]);
+        if ((!g->counts_later || joins_filter_group(k, first, i + 1)) && gen_pair(g, kc, i)) i++;
+        else gen_soac(g, kc, k->binds[i]);
     }
+}
+
+/* The kernel's results (and sd, if not NULL, after them): statistics,
+ * release of the frame, return. */
+static void kernel_return(Gen *g, KCtx *kc, CFunc *f, const LcuType *t, const char *mark, CExpr *sd)
+{
+    const LcuKernel *k = kc->k;
     int n = lcu_t_arity(k->result), j = 0;
     CExpr *comps[n + 1];
     const LcuType *cts[n + 1];
     for (int i = 0; i < k->nrets; i++) {
-        const CVal *v = cenv_find(kc.env, k->rets[i]);
+        const CVal *v = cenv_find(kc->env, k->rets[i]);
         for (int c2 = 0; c2 < v->n; c2++) {
             cts[j] = lcu_t_component(k->result, j);
             comps[j++] = v->comps[c2];
         }
     }
     stat_bytes(g, f->body, "nesl_stat_written", k->name, n, cts, comps);
-    cs_return(a, f->body, gen_return(g, f->body, k->result, f->ret, comps, kc.rt, cx_name(a, mark)));
+    if (sd) comps[n] = sd;
+    cs_return(g->a, f->body, gen_return(g, f->body, t, f->ret, comps, kc->rt, cx_name(g->a, mark)));
+}
+
+void gen_kernel(Gen *g, const LcuKernel *k)
+{
+    KCtx kc;
+    const char *mark;
+    CFunc *f = kernel_open(g, k, gen_kernel_name(g, k->name), gen_result_type(g, k->result, suffixed(g, k->name, "_kr")), 0, NULL,
+                           &kc, &mark);
+    kernel_soacs(g, &kc);
+    kernel_return(g, &kc, f, k->result, mark, NULL);
+    ptrvec_push(g->a, &g->unit->funcs, f);
+}
+
+/* make_sd (v[, t]) of a result v of run K (...), where K's last binding
+ * is a MAP without a loop that cannot fail and v one of its ints:
+ * K_sd_vN_k (rt, K's arguments, t or -1) returns K's results and the
+ * descriptor, the MAP computing v as the descriptor's scan reads it (one
+ * launch, not two: doc/codegen.md).  The statistics are those of run K.
+ * NULL (nothing emitted) where K is not such a kernel or the target has no
+ * such skeleton. */
+const char *gen_kernel_sd(Gen *g, const LcuKernel *k, Sym v)
+{
+    if (!g->skel->gen_map_sd || k->nbinds == 0) return NULL;
+    const LcuKBind *b = k->binds[k->nbinds - 1];
+    const LcuSoac *s = b->soac;
+    int c = -1;
+    for (int j = 0; j < b->nvars; j++)
+        if (b->vars[j] == v) c = j;
+    if (s->kind != LS_MAP || c < 0 || s->args[0]->kind != LA_THUNK || lcu_has_loop(s->args[0]->u.thunk->body)) return NULL;
+    const LcuType *vt = lcu_t_component(s->args[0]->u.thunk->body->type, c);
+    if (vt->kind != LT_BASE || vt->base != LB_INT) return NULL;
+    char suf[128];
+    snprintf(suf, sizeof suf, "_sd_%.100s_k", v);
+    const char *name = suffixed(g, k->name, suf);
+    for (int i = 0; i < g->unit->funcs.len; i++)
+        if (!strcmp(((CFunc *)g->unit->funcs.items[i])->name, name)) return name;
+    Arena *a = g->a;
+    CFunc *outer = g->func;
+    CParam total = { "int64_t", gen_fresh(g, "total") };
+    KCtx kc;
+    const char *mark;
+    CFunc *f = kernel_open(g, k, name, NULL, 1, &total, &kc, &mark);
+    /* known before anything is emitted: its errors would come after the lengths' */
+    if (gen_thunk_may_fail(s->args[0]->u.thunk, soac_range(g, &kc, s, s->args[s->nargs - 1]->u.expr))) {
+        g->func = outer;
+        return NULL;
+    }
+    int n = lcu_t_arity(k->result);
+    const LcuType *ts[n + 1];
+    for (int j = 0; j < n; j++) ts[j] = lcu_t_component(k->result, j);
+    ts[n] = lcu_t_sd(a);
+    const LcuType *t = lcu_t_tuple(a, n + 1, ts);
+    f->ret = gen_result_type(g, t, suffixed(g, k->name, "_sdr"));
+    kc.nbinds = k->nbinds - 1;
+    kernel_soacs(g, &kc);
+    SoacGen sg;
+    soac_prepare(g, &kc, b, &sg);
+    soac_comment(g, kc.body, b);
+    CExpr *sd = g->skel->gen_map_sd(g, &sg, c, cx_name(a, total.name));
+    soac_bind(g, &kc, b, &sg);
+    kernel_return(g, &kc, f, t, mark, sd);
     ptrvec_push(a, &g->unit->funcs, f);
+    g->func = outer;
+    return name;
 }

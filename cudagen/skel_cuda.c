@@ -535,6 +535,31 @@ static void cu_map(Gen *g, SoacGen *s)
     raise_if(g, s, s->pull.may_fail);
 }
 
+/* int32_t len(int64_t it, NeslDErr *derr): element it, stored, and its
+ * component c, a segment length (nesl_cu_map_sd). */
+static void m_len(Functor *f, int c)
+{
+    Gen *g = f->g;
+    Arena *a = g->a;
+    CBlock *b = method(f, "int32_t", "len", 2, "int64_t", "it", "NeslDErr *", "derr");
+    cs_decl(a, b, f->rname, "r", cx_calln(a, "pull", 2, cx_name(a, "it"), cx_name(a, "derr")));
+    cs_expr(a, b, cx_calln(a, "store", 2, cx_name(a, "it"), cx_name(a, "r")));
+    cs_return(a, b, cx_member(a, cx_name(a, "r"), comp_name(g, c)));
+}
+
+/* make_sd of a MAP's result c (gen_kernel_sd): the descriptor's scan pulls
+ * the lengths from the MAP's functor, which stores every result. */
+static CExpr *cu_map_sd(Gen *g, SoacGen *s, int c, CExpr *total)
+{
+    CExpr *d[s->n];
+    for (int k = 0; k < s->n; k++) s->out[k] = sk_out_vec(g, s, s->tau[k], s->size, false, &d[k]);
+    Functor f = functor_new(g, s);
+    m_pull(&f, false);
+    m_store(&f, "store", d);
+    m_len(&f, c);
+    return sk_var(g, s->blk, "NeslSd *", "sd", cx_calln(g->a, "nesl_cu_map_sd", 4, s->rt, capture(&f), s->out[c]->comps[0], total));
+}
+
 static void cu_once(Gen *g, SoacGen *s)
 {
     Functor f = functor_new(g, s);
@@ -728,7 +753,7 @@ const Skeletons *cgen_cuda_skeletons(void)
         "CUDA", true,
         cu_map, cu_permute1, cu_reduce, cu_scan, cu_filter1, cu_partition, cu_once,
         cu_seg_permute, cu_seg_reduce, cu_seg_scan, cu_seg_filter, cu_seg_partition,
-        cu_map_reduce,
+        cu_map_reduce, cu_map_sd,
     };
     return &cu;
 }

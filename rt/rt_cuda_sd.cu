@@ -37,61 +37,6 @@ static CuSd *sd_with(NeslRt *rt, int64_t nsegs, DBuf lens)
 NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs) { return &sd_with(rt, nsegs, cu_dev_get(rt, sizeof(int32_t) * (size_t)nsegs))->s; }
 
 /* ---- segment descriptors on the device ---- */
-/* Length g of n (0 past the end); a negative length is make_sd's error,
- * recorded for the deferred check (e: NULL where the lengths were checked
- * before). */
-static __device__ int32_t sd_len(const int32_t *lens, int64_t g, int64_t n, NeslDErr *e)
-{
-    int32_t l = g < n ? lens[g] : 0;
-    if (l < 0 && e) nesl_derr_rec(e, g, NESL_E_SDLEN, l, 0, 0);
-    return l;
-}
-
-/* More segments: the SCAN skeleton's one pass (nesl_cuda_scan.cuh) over
- * n + 1 lengths (the last 0, so offs[n] is the total), writing the offsets
- * both as int64 and as the ints an offsets vector holds.  It replaced a
- * shifted copy and CUB's scan: three launches and CUB's size query, about
- * 11 us of host time a descriptor on the H100 (bench/cuda/host_cost.cu),
- * and the conversion to ints. */
-struct SdLens {
-    const int32_t *lens;
-    int64_t n;
-    int64_t *offs;
-    int32_t *offs32;
-    int64_t *tot;
-    __device__ int64_t pull(int64_t g, NeslDErr *e) const { return sd_len(lens, g, n, e); }
-    __device__ int64_t op(int64_t a, int64_t b, int64_t, NeslDErr *) const { return a + b; }
-    __device__ void store(int64_t g, int64_t v) const
-    {
-        offs[g] = v;
-        if (g < n) offs32[g] = (int32_t)v;
-        else *tot = v;
-    }
-};
-
-/* The offsets of at most SD_SMALL segments in one launch of one block (no
- * shifted copy, no scan kernels): most descriptors are that small, and
- * quicksort makes a dozen per recursion level. */
-#define SD_SMALL_ITEMS 16
-#define SD_SMALL (NESL_BLOCK * SD_SMALL_ITEMS)
-__global__ static void k_sd_offs_small(const int32_t *lens, int64_t n, int64_t *offs, int32_t *offs32, int64_t *tot, NeslDErr *e)
-{
-    typedef cub::BlockScan<int64_t, NESL_BLOCK> Scan;
-    __shared__ typename Scan::TempStorage tmp;
-    int64_t v[SD_SMALL_ITEMS], total;
-    int64_t g0 = (int64_t)threadIdx.x * SD_SMALL_ITEMS;
-#pragma unroll
-    for (int k = 0; k < SD_SMALL_ITEMS; k++) v[k] = sd_len(lens, g0 + k, n, e);
-    Scan(tmp).ExclusiveSum(v, v, total);
-#pragma unroll
-    for (int k = 0; k < SD_SMALL_ITEMS; k++)
-        if (g0 + k < n) {
-            offs[g0 + k] = v[k];
-            offs32[g0 + k] = (int32_t)v[k];
-        }
-    if (threadIdx.x == 0) offs[n] = *tot = total;
-}
-
 /* The segment of element i: the last g in [lo, hi) with o[g - base] <= i,
  * given o[lo - base] <= i < o[hi - base] (or hi the last segment + 1), so
  * a nonempty segment.  base: o holds the offsets from segment base on. */
@@ -256,31 +201,27 @@ void cu_sd_settle(NeslRt *rt)
     rt->tot_next = 0;
 }
 
-/* The offsets, as an exclusive scan of the lengths on the device; the
- * host does not wait for it (the total is read when asked for). */
-static void sd_scan(NeslRt *rt, CuSd *s, bool check)
+/* The scan's outputs and error record for s, its total pending (the
+ * host does not wait for it: the total is read when asked for). */
+static void sd_open(NeslRt *rt, CuSd *s, bool check, NeslSdScan *sc)
 {
     int64_t n = s->s.nsegs;
     s->offs = cu_dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
-    int64_t *o = (int64_t *)s->offs.p;
+    s->offs32 = cu_dev_get(rt, sizeof(int32_t) * (size_t)n);
     NeslDErr *e = NULL;
     if (check) {   /* a slot of its own: the launches before may fail too */
         nesl_cu_raise(rt);   /* (may wait, and settle pending totals) */
         e = nesl_cu_derr(rt);
     }
-    int64_t *tot = sd_pend(rt, s);
-    if (n <= SD_SMALL) {
-        s->offs32 = cu_dev_get(rt, sizeof(int32_t) * (size_t)n);
-        k_sd_offs_small<<<1, NESL_BLOCK>>>(s->s.lens, n, o, (int32_t *)s->offs32.p, tot, e);
-        nesl_cu_launched(rt, "segment offsets");
-        if (check) nesl_cu_raise(rt);
-        return;
-    }
-    s->offs32 = cu_dev_get(rt, sizeof(int32_t) * (size_t)n);
-    size_t mark = nesl_mark(rt);
-    NeslScanP<SdLens, int64_t> p = { SdLens{ s->s.lens, n, o, (int32_t *)s->offs32.p, tot }, 0, e };
-    nesl_cu_scan_run<NESL_PAR>(rt, p, n + 1, "segment offsets");
-    nesl_release(rt, mark, 0);
+    *sc = NeslSdScan{ n, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, sd_pend(rt, s), e };
+}
+
+/* The offsets, as an exclusive scan of the lengths on the device. */
+static void sd_scan(NeslRt *rt, CuSd *s, bool check)
+{
+    NeslSdScan sc;
+    sd_open(rt, s, check, &sc);
+    nesl_cu_sd_scan(rt, NeslSdVecLens{ s->s.lens }, sc);
     if (check) nesl_cu_raise(rt);
 }
 
@@ -335,21 +276,40 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
  * them cost a copy of every length and a synchronization per descriptor
  * (quicksort makes a dozen per recursion level, with up to n/2 segments);
  * the scan checks them instead, for the deferred error check. */
-NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
+NeslSd *nesl_make_sd_open(NeslRt *rt, const NeslVec *lens, NeslSdScan *sc)
 {
     CuSd *s = sd_with(rt, lens->len, cu_dev_share(rt, &((CuVec *)lens)->d));   /* the vector's block */
-    sd_scan(rt, s, true);
+    sd_open(rt, s, true, sc);
     return &s->s;
 }
 
 /* The total known: total (s) and segment ids wait for no scan; the scan's
  * total is compared with it when a wait settles it (cu_sd_settle). */
-NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total)
+void nesl_make_sd_close(NeslRt *rt, NeslSd *cs, int64_t total)
 {
-    CuSd *s = (CuSd *)nesl_make_sd(rt, lens);
+    CuSd *s = (CuSd *)cs;
+    nesl_cu_raise(rt);
+    if (total < 0) return;
     if (s->total < 0) s->total = total;
     else if (s->total != total) nesl_sd_total_differs(rt, s->total, total);
-    return &s->s;
+}
+
+NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
+{
+    NeslSdScan sc;
+    NeslSd *s = nesl_make_sd_open(rt, lens, &sc);
+    nesl_cu_sd_scan(rt, NeslSdVecLens{ s->lens }, sc);
+    nesl_make_sd_close(rt, s, -1);
+    return s;
+}
+
+NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total)
+{
+    NeslSdScan sc;
+    NeslSd *s = nesl_make_sd_open(rt, lens, &sc);
+    nesl_cu_sd_scan(rt, NeslSdVecLens{ s->lens }, sc);
+    nesl_make_sd_close(rt, s, total);
+    return s;
 }
 
 /* Its lengths and offsets are written when first read (sd_fill): a
