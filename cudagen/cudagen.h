@@ -104,6 +104,9 @@ typedef struct CVal {
     CExpr **comps;             /* scalars: the value; [b]: a NeslVec *; sd: a NeslSd * */
     CExpr *data, *len;         /* a vector held in locals (kernels): typed data pointer, int64 length */
     const struct GenRange *in_range;  /* an int known to be a valid subscript of these vectors */
+    CExpr *at_index;           /* kernels: the element at the SOAC's index, computed, never loaded
+                                  (a segment id: gen_kernel_ids) */
+    CExpr *segids_of;          /* host: segids (s) not filled, s's NeslSd *; comps[0] fills it where used */
 } CVal;
 
 /* The vectors a SOAC's index is a valid subscript of: the one whose length
@@ -205,6 +208,9 @@ typedef bool (*SkelPairFn)(Gen *g, SoacGen *map, SoacGen *reduce);
  * MAP's results stored and the descriptor (returned) built in one pass;
  * total < 0: none given. */
 typedef CExpr *(*SkelSdFn)(Gen *g, SoacGen *map, int c, CExpr *total);
+/* A MAP whose thunk reads the segment ids of sd at its index (gen_kernel_ids):
+ * those reads are "sg", the segment the skeleton finds per element. */
+typedef void (*SkelSegFn)(Gen *g, SoacGen *map, CExpr *sd);
 typedef struct Skeletons {
     const char *target;
     bool device;      /* vector data lives in device memory (host code never dereferences it) */
@@ -212,6 +218,7 @@ typedef struct Skeletons {
     SkelFn gen_seg_permute, gen_seg_reduce, gen_seg_scan, gen_seg_filter, gen_seg_partition;
     SkelPairFn gen_map_reduce;   /* may be NULL */
     SkelSdFn gen_map_sd;         /* may be NULL */
+    SkelSegFn gen_map_seg;       /* may be NULL */
 } Skeletons;
 
 /* The C (OpenMP) skeletons, and the CUDA ones (skel_cuda*.c). */
@@ -225,6 +232,11 @@ void gen_function(Gen *g, const LcuFun *f);
  * on first use, or NULL where the kernel or the target does not allow it
  * (gen_kernel.c). */
 const char *gen_kernel_sd(Gen *g, const LcuKernel *k, Sym v);
+/* A run of a kernel whose parameters marked in virt are segment ids (of one
+ * descriptor) that are not filled: the C function, taking that descriptor
+ * for each of them, made on first use, or NULL where the kernel or the
+ * target does not allow it (gen_kernel.c). */
+const char *gen_kernel_ids(Gen *g, const LcuKernel *k, const bool *virt);
 /* The C name and result type of a kernel or function (a struct of the
  * components for a tuple). */
 const char *gen_kernel_name(Gen *g, Sym k);

@@ -325,13 +325,16 @@ static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr
 {
     const CVal *v = cenv_find(env, e->u.index.vec);
     const LcuExpr *ie = e->u.index.idx;
-    CExpr *data = cval_data(g, v);
+    CExpr *data = v->at_index ? NULL : cval_data(g, v);
     if (ie->kind == LE_VAR) {
         const GenRange *r = cenv_find(env, ie->u.var)->in_range;
         for (int k = 0; r && k < r->n; k++)
-            if (r->vecs[k] == v)
+            if (r->vecs[k] == v) {
+                if (v->at_index) return v->at_index;
                 return r->loaded && r->loaded[k] ? r->loaded[k] : cx_index(g->a, data, cenv_find(env, ie->u.var)->comps[0]);
+            }
     }
+    if (v->at_index) ICE("code generation: %s read other than at its SOAC's index", e->u.index.vec);
     CExpr *i = gen_hoist(g, blk, "int32_t", "ix", gen_expr(g, env, ec, ie, blk)[0]);
     const char *vn = e->u.index.vec;
     if (e->u.index.inrange && !(g->skel->device && ec->host))   /* v.[i]: in range by construction */
@@ -568,8 +571,8 @@ static const GenRange *preload(Gen *g, const LcuThunk *th, CExpr *index, const G
             memset(r->loaded, 0, sizeof *r->loaded * (size_t)range0->n);
         }
         const CVal *v = range0->vecs[k];
-        r->loaded[k] = gen_hoist(g, blk, gen_base_ctype(g, v->type->base), range0->syms[k],
-                                 cx_index(g->a, cval_data(g, v), index));
+        r->loaded[k] = v->at_index ? v->at_index
+                                   : gen_hoist(g, blk, gen_base_ctype(g, v->type->base), range0->syms[k], cx_index(g->a, cval_data(g, v), index));
     }
     return r ? r : range0;
 }

@@ -182,7 +182,10 @@ static int sd_partner(Gen *g, const LcuExpr *blk, int i, const char **fn)
             r->u.call.args[0]->kind == LE_VAR && in_vars(b, r->u.call.args[0]->u.var)) {
             if (r->u.call.nargs > 1 && names_any(g, r->u.call.args[1], b)) return -1;
             const LcuKernel *k = find_kernel(g->prog, b->rhs->u.call.name);
-            *fn = k ? gen_kernel_sd(g, k, r->u.call.args[0]->u.var) : NULL;
+            if (!k || k->nrets != b->nvars) return -1;
+            int p = 0;
+            while (b->vars[p] != r->u.call.args[0]->u.var) p++;
+            *fn = gen_kernel_sd(g, k, k->rets[p]);   /* the kernel's name for v */
             return *fn ? j : -1;
         }
         if (names_any(g, r, b) || names_any(g, b->rhs, c)) return -1;
@@ -211,6 +214,36 @@ static const CEnv *gen_run_sd(Gen *g, const CEnv *env, const ErrCtx *ec, const L
     return gen_bind(g, env, mk, &c[nr], blk);
 }
 
+static bool is_builtin_call(Gen *g, const LcuExpr *e, const char *name)
+{
+    return e->kind == LE_CALL && !strcmp(e->u.call.name, name) && !find_fun(g->prog, name);
+}
+
+/* ---- segment ids not filled (CVal.segids_of) ---- */
+/* run K (...) whose arguments include segment ids not filled, of one
+ * descriptor, that K can find itself (gen_kernel_ids): its call, else NULL
+ * (nothing emitted; the ids are filled where the arguments are made). */
+static CExpr **run_ids(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, const LcuKernel *k, CBlock *blk)
+{
+    int n = e->u.call.nargs;
+    if (!g->skel->gen_map_seg || n != k->nparams || n == 0) return NULL;
+    bool virt[n];
+    CExpr *sd = NULL;
+    for (int i = 0; i < n; i++) {
+        const LcuExpr *x = e->u.call.args[i];
+        const CVal *v = x->kind == LE_VAR ? cenv_find(env, x->u.var) : NULL;
+        if (lcu_t_arity(x->type) != 1) return NULL;
+        virt[i] = v && v->segids_of && (!sd || v->segids_of == sd);
+        if (virt[i]) sd = v->segids_of;
+    }
+    const char *fn = sd ? gen_kernel_ids(g, k, virt) : NULL;
+    if (!fn) return NULL;
+    CExpr *args[n + 1];
+    args[0] = rt_of(g);
+    for (int i = 0; i < n; i++) args[1 + i] = virt[i] ? sd : gen_expr(g, env, ec, e->u.call.args[i], blk)[0];
+    return call(g, fn, gen_result_type(g, k->result, sname(g, k->name, "_kr")), k->result, n + 1, args, blk);
+}
+
 CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
 {
     Arena *a = g->a;
@@ -225,6 +258,8 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
     case LE_RUN: {
         const LcuKernel *k = find_kernel(g->prog, e->u.call.name);
         if (!k) ICE("code generation: unknown kernel '%s'", e->u.call.name);
+        CExpr **r = run_ids(g, env, ec, e, k, blk);
+        if (r) return r;
         CExpr **args;
         int n = flat_args(g, env, ec, e->u.call.nargs, e->u.call.args, blk, &args);
         return call(g, gen_kernel_name(g, k->name), gen_result_type(g, k->result, sname(g, k->name, "_kr")), k->result, n, args, blk);
@@ -261,6 +296,14 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
             const LcuBind *b = e->u.block.binds[i];
             if (from[i] >= 0) {
                 env = gen_run_sd(g, env, ec, e->u.block.binds[from[i]], b, sdfn[i], blk);
+                continue;
+            }
+            if (g->skel->gen_map_seg && is_builtin_call(g, b->rhs, "segids") && b->nvars == 1) {   /* filled where used */
+                CExpr *sd = gen_expr(g, env, ec, b->rhs->u.call.args[0], blk)[0];
+                CExpr *fill = cx_calln(g->a, "nesl_segids", 2, rt_of(g), sd);
+                CVal *v = cval_new(g, b->rhs->type, 1, &fill);
+                v->segids_of = sd;
+                env = cenv_bind(g, env, b->vars[0], v);
                 continue;
             }
             const char *fn;

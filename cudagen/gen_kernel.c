@@ -368,22 +368,25 @@ static CExpr *value_bytes(Gen *g, const LcuType *t, CExpr *e)
     return cx_int(a, 0);   /* flat components only: a tuple never reaches here */
 }
 
-static void stat_bytes(Gen *g, CBlock *blk, const char *fn, const char *kernel, int n, const LcuType **ts, CExpr **es)
+/* bytes[i], where not NULL, replaces the bytes of es[i] */
+static void stat_bytes(Gen *g, CBlock *blk, const char *fn, const char *kernel, int n, const LcuType **ts, CExpr **es, CExpr **bytes)
 {
     Arena *a = g->a;
     CExpr *sum = cx_int(a, 0);
-    for (int i = 0; i < n; i++) sum = cx_bin(a, CB_ADD, sum, value_bytes(g, ts[i], es[i]));
+    for (int i = 0; i < n; i++) sum = cx_bin(a, CB_ADD, sum, bytes && bytes[i] ? bytes[i] : value_bytes(g, ts[i], es[i]));
     CBlock *then_b = cb_new(a);
     cs_expr(a, then_b, cx_calln(a, fn, 3, cx_name(a, "rt"), cx_str(a, kernel, (int)strlen(kernel)), sum));
     cs_if(a, blk, cx_calln(a, "nesl_kstats_on", 1, cx_name(a, "rt")), then_b, NULL);
 }
 
 /* A kernel's C function up to its SOACs: rt, then K's parameters (and
- * nextra more from extra, type and name alternating), the statistics of
- * the run, the frame mark (*mark) and the error context; kc is ready for
- * the SOACs. */
+ * nextra more from extra), the statistics of the run, the frame mark
+ * (*mark) and the error context; kc is ready for the SOACs.  A parameter
+ * marked in virt (may be NULL) is segment ids not filled: the function
+ * takes their descriptor, and a SOAC reads them at its index as "sg"
+ * (gen_kernel_ids). */
 static CFunc *kernel_open(Gen *g, const LcuKernel *k, const char *name, const char *ret, int nextra, const CParam *extra,
-                          KCtx *kc, const char **mark)
+                          const bool *virt, KCtx *kc, const char **mark)
 {
     Arena *a = g->a;
     CFunc *f = arena_alloc(a, sizeof *f);
@@ -406,13 +409,21 @@ static CFunc *kernel_open(Gen *g, const LcuKernel *k, const char *name, const ch
     cs_decl(a, f->body, "size_t", *mark, cx_calln(a, "nesl_mark", 1, kc->rt));
     cs_decl(a, f->body, "NeslErr", "err", NULL);
     cs_expr(a, f->body, cx_calln(a, "nesl_err_init", 2, kc->err, kc->rt));
+    CExpr *bytes[k->nparams + 1];
     for (int i = 0; i < k->nparams; i++) {
         const LcuParam *p = &k->params[i];
         const char *pn = gen_fresh(g, p->name);
-        f->params[1 + i] = (CParam){ gen_ctype(g, p->type), pn };
+        f->params[1 + i] = (CParam){ virt && virt[i] ? "NeslSd *" : gen_ctype(g, p->type), pn };
         CExpr *pe = cx_name(a, pn);
         CVal *v = cval_new(g, p->type, 1, &pe);
-        if ((p->type->kind == LT_VEC || p->type->kind == LT_REF) && kernel_reads(k, p->name)) {
+        bytes[i] = NULL;
+        if (virt && virt[i]) {
+            v->len = cx_name(a, gen_fresh(g, suffixed(g, p->name, "_n")));
+            cs_decl(a, f->body, "int64_t", v->len->u.name, cx_calln(a, "nesl_sd_total", 2, kc->rt, pe));
+            v->at_index = cx_name(a, "sg");
+            v->segids_of = pe;
+            bytes[i] = cx_bin(a, CB_MUL, v->len, cx_calln(a, "nesl_stat_base_bytes", 1, cx_name(a, "NESL_INT")));
+        } else if ((p->type->kind == LT_VEC || p->type->kind == LT_REF) && kernel_reads(k, p->name)) {
             v->data = cx_name(a, gen_fresh(g, suffixed(g, p->name, "_d")));
             v->len = cx_name(a, gen_fresh(g, suffixed(g, p->name, "_n")));
             CVal plain = *v;
@@ -430,7 +441,7 @@ static CFunc *kernel_open(Gen *g, const LcuKernel *k, const char *name, const ch
         pts[i] = k->params[i].type;
         pes[i] = cx_name(a, f->params[1 + i].name);
     }
-    stat_bytes(g, f->body, "nesl_stat_run", k->name, k->nparams, pts, pes);
+    stat_bytes(g, f->body, "nesl_stat_run", k->name, k->nparams, pts, pes, bytes);
     return f;
 }
 
@@ -470,7 +481,7 @@ static void kernel_return(Gen *g, KCtx *kc, CFunc *f, const LcuType *t, const ch
             comps[j++] = v->comps[c2];
         }
     }
-    stat_bytes(g, f->body, "nesl_stat_written", k->name, n, cts, comps);
+    stat_bytes(g, f->body, "nesl_stat_written", k->name, n, cts, comps, NULL);
     if (sd) comps[n] = sd;
     cs_return(g->a, f->body, gen_return(g, f->body, t, f->ret, comps, kc->rt, cx_name(g->a, mark)));
 }
@@ -480,7 +491,7 @@ void gen_kernel(Gen *g, const LcuKernel *k)
     KCtx kc;
     const char *mark;
     CFunc *f = kernel_open(g, k, gen_kernel_name(g, k->name), gen_result_type(g, k->result, suffixed(g, k->name, "_kr")), 0, NULL,
-                           &kc, &mark);
+                           NULL, &kc, &mark);
     kernel_soacs(g, &kc);
     kernel_return(g, &kc, f, k->result, mark, NULL);
     ptrvec_push(g->a, &g->unit->funcs, f);
@@ -514,7 +525,7 @@ const char *gen_kernel_sd(Gen *g, const LcuKernel *k, Sym v)
     CParam total = { "int64_t", gen_fresh(g, "total") };
     KCtx kc;
     const char *mark;
-    CFunc *f = kernel_open(g, k, name, NULL, 1, &total, &kc, &mark);
+    CFunc *f = kernel_open(g, k, name, NULL, 1, &total, NULL, &kc, &mark);
     /* known before anything is emitted: its errors would come after the lengths' */
     if (gen_thunk_may_fail(s->args[0]->u.thunk, soac_range(g, &kc, s, s->args[s->nargs - 1]->u.expr))) {
         g->func = outer;
@@ -535,6 +546,87 @@ const char *gen_kernel_sd(Gen *g, const LcuKernel *k, Sym v)
     soac_bind(g, &kc, b, &sg);
     kernel_return(g, &kc, f, t, mark, sd);
     ptrvec_push(a, &g->unit->funcs, f);
+    g->func = outer;
+    return name;
+}
+
+/* Does e read vector x only as x[i] (or #x), and rebind neither x nor i? */
+static bool reads_only_at(const LcuExpr *e, Sym x, Sym i)
+{
+    switch (e->kind) {
+    case LE_INDEX:
+        if (e->u.index.vec == x) return e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == i;
+        return reads_only_at(e->u.index.idx, x, i);
+    case LE_VAR: return e->u.var != x;
+    case LE_LEN: case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_STRING:
+        return true;
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
+        for (int k = 0; k < e->u.tuple.n; k++)
+            if (!reads_only_at(e->u.tuple.elems[k], x, i)) return false;
+        return true;
+    case LE_LET: case LE_LOOP: {
+        const LcuBind *b = e->u.let.bind;
+        for (int k = 0; k < b->nvars; k++)
+            if (b->vars[k] == x || b->vars[k] == i) return false;
+        return reads_only_at(b->rhs, x, i) && reads_only_at(e->u.let.body, x, i);
+    }
+    case LE_IF:
+        return reads_only_at(e->u.if_.cond, x, i) && reads_only_at(e->u.if_.then_e, x, i) && reads_only_at(e->u.if_.else_e, x, i);
+    case LE_BINOP: return reads_only_at(e->u.bin.l, x, i) && reads_only_at(e->u.bin.r, x, i);
+    case LE_UNOP: return reads_only_at(e->u.un.e, x, i);
+    case LE_RUN: case LE_CALL:
+        for (int k = 0; k < e->u.call.nargs; k++)
+            if (!reads_only_at(e->u.call.args[k], x, i)) return false;
+        return true;
+    case LE_BLOCK: case LE_SOAC: case LE_LIB: return false;   /* not in kernels */
+    }
+    return false;
+}
+
+/* A run of K with its parameters marked in virt given the segment ids of
+ * one descriptor, not filled: where K is one MAP whose thunk reads each of
+ * them only at its index, in range (its size is #x, or fusion proved it
+ * as long), K_ids_k takes the descriptor for each, and the skeleton finds
+ * the ids as it iterates (nesl_cu_map_seg): no fill, no store, no load. */
+const char *gen_kernel_ids(Gen *g, const LcuKernel *k, const bool *virt)
+{
+    if (!g->skel->gen_map_seg || k->nbinds != 1) return NULL;
+    const LcuKBind *b = k->binds[0];
+    const LcuSoac *s = b->soac;
+    if (s->kind != LS_MAP || s->args[0]->kind != LA_THUNK || s->args[0]->u.thunk->nparams != 1) return NULL;
+    const LcuThunk *t = s->args[0]->u.thunk;
+    const LcuExpr *size = s->args[1]->u.expr;
+    char suf[64] = "_ids";
+    int first = -1;
+    for (int p = 0; p < k->nparams; p++) {
+        if (!virt[p]) continue;
+        Sym x = k->params[p].name;
+        bool in_range = size->kind == LE_LEN && size->u.len.vec == x;
+        for (int j = 0; j < s->nsame_len; j++) in_range |= s->same_len[j] == x;
+        if (!in_range || !reads_only_at(t->body, x, t->params[0])) return NULL;
+        for (int r = 0; r < k->nrets; r++)
+            if (k->rets[r] == x) return NULL;
+        size_t l = strlen(suf);
+        if (l + 16 > sizeof suf) return NULL;   /* the name must tell the marks apart */
+        snprintf(suf + l, sizeof suf - l, "_%d", p);
+        if (first < 0) first = p;
+    }
+    if (first < 0) return NULL;
+    strcat(suf, "_k");
+    const char *name = suffixed(g, k->name, suf);
+    for (int i = 0; i < g->unit->funcs.len; i++)
+        if (!strcmp(((CFunc *)g->unit->funcs.items[i])->name, name)) return name;
+    CFunc *outer = g->func;
+    KCtx kc;
+    const char *mark;
+    CFunc *f = kernel_open(g, k, name, gen_result_type(g, k->result, suffixed(g, k->name, "_kr")), 0, NULL, virt, &kc, &mark);
+    SoacGen sg;
+    soac_prepare(g, &kc, b, &sg);
+    soac_comment(g, kc.body, b);
+    g->skel->gen_map_seg(g, &sg, cenv_find(kc.env, k->params[first].name)->segids_of);
+    soac_bind(g, &kc, b, &sg);
+    kernel_return(g, &kc, f, k->result, mark, NULL);
+    ptrvec_push(g->a, &g->unit->funcs, f);
     g->func = outer;
     return name;
 }

@@ -116,16 +116,21 @@ static void return_r(Functor *f, CBlock *blk, CExpr **res)
 
 static const char *cref(Functor *f) { return cat(f->g, cat(f->g, "const ", f->rname), " &"); }
 
-/* R pull(int64_t it, NeslDErr *derr): the pull thunk at it (ONCE: at ()). */
-static void m_pull(Functor *f, bool once)
+/* R pull(int64_t it, NeslDErr *derr): the pull thunk at it (ONCE: at ());
+ * R pull(int64_t it, int32_t sg, NeslDErr *derr) where the thunk reads
+ * segment ids at its index (gen_kernel_ids): sg is element it's. */
+static void m_pull_at(Functor *f, bool once, bool seg)
 {
     Arena *a = f->g->a;
-    CBlock *b = method(f, f->rname, "pull", 2, "int64_t", "it", "NeslDErr *", "derr");
+    CBlock *b = seg ? method(f, f->rname, "pull", 3, "int64_t", "it", "int32_t", "sg", "NeslDErr *", "derr")
+                    : method(f, f->rname, "pull", 2, "int64_t", "it", "NeslDErr *", "derr");
     CExpr *arg = once ? cx_int(a, 0) : cx_cast(a, "int32_t", cx_name(a, "it"));
     LcuBase base = once ? LB_UNIT : LB_INT;
     cs_expr(a, b, cx_cast(a, "void", cx_name(a, "it")));
     return_r(f, b, apply(f, &f->s->pull, b, 1, &arg, &base, once ? NULL : f->s->range));
 }
+
+static void m_pull(Functor *f, bool once) { m_pull_at(f, once, false); }
 
 /* R op(const R &a, const R &b, int64_t it, NeslDErr *derr) */
 static void m_op(Functor *f)
@@ -560,6 +565,18 @@ static CExpr *cu_map_sd(Gen *g, SoacGen *s, int c, CExpr *total)
     return sk_var(g, s->blk, "NeslSd *", "sd", cx_calln(g->a, "nesl_cu_map_sd", 4, s->rt, capture(&f), s->out[c]->comps[0], total));
 }
 
+/* A MAP reading the segment ids of sd at its index (gen_kernel_ids). */
+static void cu_map_seg(Gen *g, SoacGen *s, CExpr *sd)
+{
+    CExpr *d[s->n];
+    for (int k = 0; k < s->n; k++) s->out[k] = sk_out_vec(g, s, s->tau[k], s->size, false, &d[k]);
+    Functor f = functor_new(g, s);
+    m_pull_at(&f, false, true);
+    m_store(&f, "store", d);
+    cs_expr(g->a, s->blk, cx_calln(g->a, "nesl_cu_map_seg", 4, s->rt, capture(&f), s->size, sd));
+    raise_if(g, s, s->pull.may_fail);
+}
+
 static void cu_once(Gen *g, SoacGen *s)
 {
     Functor f = functor_new(g, s);
@@ -753,7 +770,7 @@ const Skeletons *cgen_cuda_skeletons(void)
         "CUDA", true,
         cu_map, cu_permute1, cu_reduce, cu_scan, cu_filter1, cu_partition, cu_once,
         cu_seg_permute, cu_seg_reduce, cu_seg_scan, cu_seg_filter, cu_seg_partition,
-        cu_map_reduce, cu_map_sd,
+        cu_map_reduce, cu_map_sd, cu_map_seg,
     };
     return &cu;
 }

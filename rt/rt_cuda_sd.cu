@@ -37,95 +37,14 @@ static CuSd *sd_with(NeslRt *rt, int64_t nsegs, DBuf lens)
 NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs) { return &sd_with(rt, nsegs, cu_dev_get(rt, sizeof(int32_t) * (size_t)nsegs))->s; }
 
 /* ---- segment descriptors on the device ---- */
-/* The segment of element i: the last g in [lo, hi) with o[g - base] <= i,
- * given o[lo - base] <= i < o[hi - base] (or hi the last segment + 1), so
- * a nonempty segment.  base: o holds the offsets from segment base on. */
-static __device__ int64_t segid_search(const int64_t *o, int64_t base, int64_t lo, int64_t hi, int64_t i)
-{
-    while (hi - lo > 1) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (o[mid - base] <= i) lo = mid;
-        else hi = mid;
+/* Segment ids written (nesl_k_seg_tiles). */
+struct SegidsStore {
+    int32_t *ids;
+    __device__ void tile(int64_t t0, int m, const int32_t *sid) const
+    {
+        for (int j = threadIdx.x; j < m; j += NESL_BLOCK) ids[t0 + j] = sid[j];
     }
-    return lo;
-}
-
-/* The same search by a whole warp: each round its 32 lanes probe 32 evenly
- * spaced offsets, so 1e6 segments take 4 rounds of dependent loads where
- * one thread's binary search takes 20. */
-static __device__ int64_t segid_search_warp(const int64_t *offs, int64_t lo, int64_t hi, int64_t i)
-{
-    int lane = threadIdx.x & 31;
-    while (hi - lo > 32) {
-        int64_t step = (hi - lo + 31) / 32;
-        int64_t p = lo + step * lane;   /* lane 0: lo, where offs[lo] <= i */
-        unsigned le = __ballot_sync(0xffffffffu, p < hi && offs[p] <= i);   /* a prefix of the lanes */
-        lo += step * (31 - __clz(le));
-        hi = lo + step < hi ? lo + step : hi;
-    }
-    unsigned le = __ballot_sync(0xffffffffu, lo + lane < hi && offs[lo + lane] <= i);
-    return lo + (31 - __clz(le));
-}
-
-/* The ids of SEGID_RUN consecutive elements from i0 (a multiple of
- * SEGID_RUN), the first in segment g: one load per element that stays in
- * its segment, two when it moves to the next one (short segments: spmv's
- * rows, quicksort's partitions), a search from there past that. */
-#define SEGID_RUN 8   /* two int4 stores */
-static __device__ void segid_run(const int64_t *o, int64_t base, int64_t hi, int64_t g, int64_t i0, int64_t total, int32_t *ids)
-{
-    int32_t v[SEGID_RUN];
-#pragma unroll
-    for (int k = 0; k < SEGID_RUN; k++) {
-        if (k > 0 && g + 1 < hi && o[g + 1 - base] <= i0 + k) {
-            g++;
-            if (g + 1 < hi && o[g + 1 - base] <= i0 + k) g = segid_search(o, base, g + 1, hi, i0 + k);
-        }
-        v[k] = (int32_t)g;
-    }
-    if (i0 + SEGID_RUN <= total) {   /* ids is 256-byte aligned and i0 a multiple of 8 */
-        int4 *d = (int4 *)(ids + i0);
-        d[0] = make_int4(v[0], v[1], v[2], v[3]);
-        d[1] = make_int4(v[4], v[5], v[6], v[7]);
-    } else {
-        for (int k = 0; k < SEGID_RUN && i0 + k < total; k++) ids[i0 + k] = v[k];
-    }
-}
-
-/* A block takes a tile of SEGID_TILE elements: two searches over all the
- * offsets find its first and last segment, and when those segments' offsets
- * fit in shared memory, every thread searches them there.  A search per
- * thread over all the offsets cost quicksort's descriptors (up to n/2
- * segments, ~19 dependent global loads each) 13 us a launch on the H100;
- * mandelbrot's 4e6 elements in 2000 segments took 51 us with a search per
- * element, 14 with a search per run. */
-#define SEGID_TILE (NESL_BLOCK * SEGID_RUN)
-__global__ static void k_segids(const int64_t *offs, int64_t nsegs, int64_t total, int32_t *ids)
-{
-    __shared__ int64_t so[SEGID_TILE];
-    __shared__ int64_t gs, ge;
-    for (int64_t t0 = (int64_t)blockIdx.x * SEGID_TILE; t0 < total; t0 += (int64_t)gridDim.x * SEGID_TILE) {
-        int64_t t1 = (t0 + SEGID_TILE < total ? t0 + SEGID_TILE : total) - 1;
-        int w = threadIdx.x >> 5;
-        if (w < 2) {   /* two warps in parallel */
-            int64_t g = segid_search_warp(offs, 0, nsegs, w == 0 ? t0 : t1);
-            if ((threadIdx.x & 31) == 0) *(w == 0 ? &gs : &ge) = g;
-        }
-        __syncthreads();
-        int64_t a = gs, b = ge + 1, m = b - a;   /* the tile's segments: [a, b) */
-        bool shared = m <= SEGID_TILE;   /* else many empty segments: search the offsets in global memory */
-        if (shared)
-            for (int64_t k = threadIdx.x; k < m; k += blockDim.x) so[k] = offs[a + k];
-        __syncthreads();
-        int64_t i0 = t0 + (int64_t)threadIdx.x * SEGID_RUN;
-        if (i0 <= t1) {
-            const int64_t *o = shared ? so : offs;
-            int64_t base = shared ? a : 0;
-            segid_run(o, base, b, segid_search(o, base, a, b, i0), i0, total, ids);
-        }
-        __syncthreads();   /* so, gs and ge are the next tile's */
-    }
-}
+};
 
 int64_t cu_grid_for(NeslRt *rt, const void *k, int64_t n)
 {
@@ -264,11 +183,23 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
             nesl_cu_launched(rt, "segment ids");
         } else if (s->total > 0) {
             const int64_t *o = nesl_sd_offs(rt, cs);
-            k_segids<<<(unsigned)nesl_cu_grid(rt, (const void *)k_segids, (s->total + SEGID_TILE - 1) / SEGID_TILE), NESL_BLOCK>>>(o, s->s.nsegs, s->total, (int32_t *)s->ids.p);
+            const void *k = (const void *)nesl_k_seg_tiles<SegidsStore>;
+            nesl_k_seg_tiles<SegidsStore><<<(unsigned)nesl_cu_grid(rt, k, (s->total + NESL_SEGID_TILE - 1) / NESL_SEGID_TILE), NESL_BLOCK>>>(
+                o, s->s.nsegs, s->total, SegidsStore{ (int32_t *)s->ids.p });
             nesl_cu_launched(rt, "segment ids");
         }
     }
     return (const int32_t *)s->ids.p;
+}
+
+int64_t nesl_sd_seg_plan(NeslRt *rt, NeslSd *cs, const int64_t **offs, int64_t *nsegs, int32_t *ulen)
+{
+    CuSd *s = (CuSd *)cs;
+    int64_t total = nesl_sd_total(rt, cs);
+    *nsegs = cs->nsegs;
+    *ulen = s->ulen > 0 ? s->ulen : 0;   /* arithmetic: a dist_sd stays unfilled */
+    *offs = *ulen ? NULL : nesl_sd_offs(rt, cs);
+    return total;
 }
 
 /* ---- CPU builtins ---- */

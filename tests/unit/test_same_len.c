@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "unit_shell.h"
 
 /* The inputs are ranges, not literals: a literal is built by
  * concatenations whose reads are in range by construction, so they would
@@ -26,16 +27,6 @@ static const char *prog =
 
 static int fails;
 
-/* The first line of cmd's output as a number (-1 if none). */
-static long count(const char *cmd)
-{
-    FILE *f = popen(cmd, "r");
-    if (!f) return -1;
-    char buf[64] = "";
-    long n = fgets(buf, sizeof buf, f) ? strtol(buf, NULL, 10) : -1;
-    pclose(f);
-    return n;
-}
 
 static void expect(const char *what, long got, long lo, long hi)
 {
@@ -47,16 +38,11 @@ static void expect(const char *what, long got, long lo, long hi)
 
 int main(void)
 {
-    const char *nesslc = getenv("NESSLC");
-    if (!nesslc || !*nesslc) nesslc = "./nesslc";
+    const char *nesslc = unit_nesslc();
     char dir[] = "/tmp/nesl_same_len_XXXXXX";
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
-    char path[256], cmd[1024];
-    snprintf(path, sizeof path, "%s/z.nesl", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) { perror(path); return 1; }
-    fputs(prog, f);
-    fclose(f);
+    char cmd[1024];
+    if (!unit_write(dir, "z.nesl", prog)) return 1;
 
     static const struct { const char *opts, *file; long lo, hi, same_lo, same_hi; } cases[] = {
         { "--emit=c", "z.c", 2, 2, 2, 99 },
@@ -68,16 +54,16 @@ int main(void)
                  cases[i].file, UNCHECKED, cases[i].file);
         char what[128];
         snprintf(what, sizeof what, "unchecked products in %s", cases[i].opts);
-        expect(what, count(cmd), cases[i].lo, cases[i].hi);
+        expect(what, unit_count(cmd), cases[i].lo, cases[i].hi);
         snprintf(cmd, sizeof cmd, "grep -c 'nesl_same_len(' %s/%s", dir, cases[i].file);
         snprintf(what, sizeof what, "nesl_same_len calls in %s", cases[i].opts);
-        expect(what, count(cmd), cases[i].same_lo, cases[i].same_hi);
+        expect(what, unit_count(cmd), cases[i].same_lo, cases[i].same_hi);
     }
 
     /* the executable: the product, then the mismatch is still reported */
     snprintf(cmd, sizeof cmd, "cd %s && %s --target=c -o z z.nesl >build.txt 2>&1 && ./z >out.txt 2>&1; "
              "grep -c -e '^it = 32.0 : float$' -e 'RUNTIME ERROR: Length mismatch in apply-to-each.$' out.txt", dir, nesslc);
-    expect("lines of the run's expected output", count(cmd), 2, 2);
+    expect("lines of the run's expected output", unit_count(cmd), 2, 2);
 
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
