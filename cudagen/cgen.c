@@ -101,8 +101,9 @@ static void gen_main(Gen *g, const LcuFun *m)
     ptrvec_push(a, &g->unit->funcs, f);
 }
 
-/* ---- what main reaches: only those functions and kernels are emitted ---- */
-typedef struct Reach { const LcuProgram *p; bool *fun, *ker; } Reach;
+/* ---- what main reaches: only those functions are emitted (and the
+ * kernels they run, made where they are run: gen_kernel) ---- */
+typedef struct Reach { const LcuProgram *p; bool *fun; } Reach;
 
 static void reach_fun(Reach *r, const LcuFun *f);
 
@@ -129,13 +130,8 @@ static void reach_expr(Reach *r, const LcuExpr *e)
         return;
     case LE_RUN: case LE_CALL:
         for (int i = 0; i < e->u.call.nargs; i++) reach_expr(r, e->u.call.args[i]);
-        if (e->kind == LE_RUN) {
-            for (int i = 0; i < r->p->nkernels; i++)
-                if (r->p->kernels[i]->name == e->u.call.name) r->ker[i] = true;
-        } else {
-            for (int i = 0; i < r->p->nfuns; i++)
-                if (r->p->funs[i]->name == e->u.call.name) reach_fun(r, r->p->funs[i]);
-        }
+        for (int i = 0; e->kind == LE_CALL && i < r->p->nfuns; i++)   /* a run's kernel is made where it is run */
+            if (r->p->funs[i]->name == e->u.call.name) reach_fun(r, r->p->funs[i]);
         return;
     }
 }
@@ -172,7 +168,7 @@ static bool emit(FILE *out, FILE *err, const LcuProgram *p, const char *srcname,
     sites->n = p->nsites;
     sites->strs = (const char **)p->sites;
     ptrvec_push(a, &u->tables, sites);
-    Reach r = { p, arena_alloc(a, sizeof(bool) * (size_t)(p->nfuns + 1)), arena_alloc(a, sizeof(bool) * (size_t)(p->nkernels + 1)) };
+    Reach r = { p, arena_alloc(a, sizeof(bool) * (size_t)(p->nfuns + 1)) };
     if (nesl) {
         for (int i = 0; i < nesl->nforms; i++)
             for (int j = 0; !nesl->forms[i].text && j < p->nfuns; j++)
@@ -180,9 +176,7 @@ static bool emit(FILE *out, FILE *err, const LcuProgram *p, const char *srcname,
     } else {
         reach_fun(&r, m);
     }
-    for (int i = 0; i < p->nkernels; i++)
-        if (r.ker[i]) gen_kernel(&g, p->kernels[i]);
-    for (int i = 0; i < p->nfuns; i++)
+    for (int i = 0; i < p->nfuns; i++)   /* kernels are made where they are run */
         if (r.fun[i]) gen_function(&g, p->funs[i]);
     if (nesl) gen_nesl_main(&g);
     else gen_main(&g, m);

@@ -226,7 +226,10 @@ const Skeletons *cgen_c_skeletons(void);
 const Skeletons *cgen_cuda_skeletons(void);
 
 /* ---- kernels and host code (gen_kernel.c, gen_host.c) ---- */
-void gen_kernel(Gen *g, const LcuKernel *k);
+/* A kernel's C function, made on first use (a run): its name.  Kernels
+ * are made where host code runs them, so one whose every run took a
+ * variant below (gen_kernel_sd, gen_kernel_ids) is not emitted. */
+const char *gen_kernel(Gen *g, const LcuKernel *k);
 void gen_function(Gen *g, const LcuFun *f);
 /* make_sd of a kernel's result v in one pass: the C function's name, made
  * on first use, or NULL where the kernel or the target does not allow it

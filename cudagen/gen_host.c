@@ -262,7 +262,7 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
         if (r) return r;
         CExpr **args;
         int n = flat_args(g, env, ec, e->u.call.nargs, e->u.call.args, blk, &args);
-        return call(g, gen_kernel_name(g, k->name), gen_result_type(g, k->result, sname(g, k->name, "_kr")), k->result, n, args, blk);
+        return call(g, gen_kernel(g, k), gen_result_type(g, k->result, sname(g, k->name, "_kr")), k->result, n, args, blk);
     }
     case LE_VECLIT: {
         LcuBase b = e->type->base;

@@ -486,15 +486,27 @@ static void kernel_return(Gen *g, KCtx *kc, CFunc *f, const LcuType *t, const ch
     cs_return(g->a, f->body, gen_return(g, f->body, t, f->ret, comps, kc->rt, cx_name(g->a, mark)));
 }
 
-void gen_kernel(Gen *g, const LcuKernel *k)
+/* Has the unit a function of that name (a kernel made before)? */
+static bool made(Gen *g, const char *name)
 {
+    for (int i = 0; i < g->unit->funcs.len; i++)
+        if (!strcmp(((CFunc *)g->unit->funcs.items[i])->name, name)) return true;
+    return false;
+}
+
+const char *gen_kernel(Gen *g, const LcuKernel *k)
+{
+    const char *name = gen_kernel_name(g, k->name);
+    if (made(g, name)) return name;
+    CFunc *outer = g->func;
     KCtx kc;
     const char *mark;
-    CFunc *f = kernel_open(g, k, gen_kernel_name(g, k->name), gen_result_type(g, k->result, suffixed(g, k->name, "_kr")), 0, NULL,
-                           NULL, &kc, &mark);
+    CFunc *f = kernel_open(g, k, name, gen_result_type(g, k->result, suffixed(g, k->name, "_kr")), 0, NULL, NULL, &kc, &mark);
     kernel_soacs(g, &kc);
     kernel_return(g, &kc, f, k->result, mark, NULL);
     ptrvec_push(g->a, &g->unit->funcs, f);
+    g->func = outer;
+    return name;
 }
 
 /* make_sd (v[, t]) of a result v of run K (...), where K's last binding
@@ -518,8 +530,7 @@ const char *gen_kernel_sd(Gen *g, const LcuKernel *k, Sym v)
     char suf[128];
     snprintf(suf, sizeof suf, "_sd_%.100s_k", v);
     const char *name = suffixed(g, k->name, suf);
-    for (int i = 0; i < g->unit->funcs.len; i++)
-        if (!strcmp(((CFunc *)g->unit->funcs.items[i])->name, name)) return name;
+    if (made(g, name)) return name;
     Arena *a = g->a;
     CFunc *outer = g->func;
     CParam total = { "int64_t", gen_fresh(g, "total") };
@@ -614,8 +625,7 @@ const char *gen_kernel_ids(Gen *g, const LcuKernel *k, const bool *virt)
     if (first < 0) return NULL;
     strcat(suf, "_k");
     const char *name = suffixed(g, k->name, suf);
-    for (int i = 0; i < g->unit->funcs.len; i++)
-        if (!strcmp(((CFunc *)g->unit->funcs.items[i])->name, name)) return name;
+    if (made(g, name)) return name;
     CFunc *outer = g->func;
     KCtx kc;
     const char *mark;
