@@ -166,11 +166,37 @@ static bool names_any(Gen *g, const LcuExpr *e, const LcuBind *b)
     return false;
 }
 
+static bool is_builtin_call(Gen *g, const LcuExpr *e, const char *name)
+{
+    return e->kind == LE_CALL && !strcmp(e->u.call.name, name) && !find_fun(g->prog, name);
+}
+
+/* Can evaluating e neither fail nor launch: a variable, a literal, a
+ * length, arithmetic that cannot fail, a descriptor's total, lengths,
+ * offsets or segment ids?  A run moved past it then reports its errors in
+ * the same order. */
+static bool inert(Gen *g, const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN:
+        return true;
+    case LE_BINOP: return !gen_may_fail(e) && inert(g, e->u.bin.l) && inert(g, e->u.bin.r);
+    case LE_UNOP: return !gen_may_fail(e) && inert(g, e->u.un.e);
+    case LE_CALL:
+        return (is_builtin_call(g, e, "total") || is_builtin_call(g, e, "lengths") || is_builtin_call(g, e, "offsets") ||
+                is_builtin_call(g, e, "segids")) && e->u.call.nargs == 1 && e->u.call.args[0]->kind == LE_VAR;
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR: case LE_LET: case LE_LOOP: case LE_IF: case LE_INDEX: case LE_RUN:
+    case LE_STRING: case LE_BLOCK: case LE_SOAC: case LE_LIB:
+        return false;
+    }
+    return false;
+}
+
 /* Bind i of block blk is let (.., v, ..) = run K (...), and a later bind
- * j is let s = make_sd (v[, t]): when no bind between names a result of
- * the run or rebinds a name it reads, and the target builds K's results
- * and v's descriptor in one pass (*fn, gen_kernel_sd), the run moves to
- * j: j, else -1. */
+ * j is let s = make_sd (v[, t]): when every bind between is inert, names
+ * no result of the run and rebinds no name it reads, and the target builds
+ * K's results and v's descriptor in one pass (*fn, gen_kernel_sd), the run
+ * moves to j: j, else -1. */
 static int sd_partner(Gen *g, const LcuExpr *blk, int i, const char **fn)
 {
     const LcuBind *b = blk->u.block.binds[i];
@@ -188,7 +214,7 @@ static int sd_partner(Gen *g, const LcuExpr *blk, int i, const char **fn)
             *fn = gen_kernel_sd(g, k, k->rets[p]);   /* the kernel's name for v */
             return *fn ? j : -1;
         }
-        if (names_any(g, r, b) || names_any(g, b->rhs, c)) return -1;
+        if (!inert(g, r) || names_any(g, r, b) || names_any(g, b->rhs, c)) return -1;
     }
     return -1;
 }
@@ -212,11 +238,6 @@ static const CEnv *gen_run_sd(Gen *g, const CEnv *env, const ErrCtx *ec, const L
     CExpr **c = call(g, fn, gen_result_type(g, t, sname(g, r->u.call.name, "_sdr")), t, n + 1, all, blk);
     env = gen_bind(g, env, run, c, blk);
     return gen_bind(g, env, mk, &c[nr], blk);
-}
-
-static bool is_builtin_call(Gen *g, const LcuExpr *e, const char *name)
-{
-    return e->kind == LE_CALL && !strcmp(e->u.call.name, name) && !find_fun(g->prog, name);
 }
 
 /* ---- segment ids not filled (CVal.segids_of) ---- */

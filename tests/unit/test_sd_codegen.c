@@ -5,8 +5,9 @@
  * (cudagen/gen_kernel.c, gen_kernel_sd): the emitted host code calls
  * K_sd_V_k, whose MAP goes to nesl_cu_map_sd, and not K_k.  Where K's MAP
  * may fail (its errors must come before the lengths'), where v is read
- * between the run and make_sd, and in the C back end, the run and make_sd
- * stay apart.
+ * between the run and make_sd, where a binding between may fail (a check:
+ * the errors' order), and in the C back end, the run and make_sd stay
+ * apart.
  * 2. A MAP that reads segids (s) only at its own index finds the ids as it
  * iterates (gen_kernel_ids): K_ids_P_k takes s, and the ids are not filled
  * (nesl_segids) for it; a REDUCE, or a MAP reading them elsewhere, still
@@ -39,7 +40,11 @@ static const char *prog_sd =
     "  let s = REDUCE { i => v[i] using v } (0) { (a, b) => a + b } (#v)\n"
     "  return s\n"
     "}\n"
-    "function main () -> (int, int, int, int) {\n"
+    "kernel KD (n : int) -> [int] {\n"                  /* a check between: run apart */
+    "  let l = MAP { g => g } (n)\n"
+    "  return l\n"
+    "}\n"
+    "function main () -> (int, int, int, int, int) {\n"
     "  let a : [int] = run KA (10)\n"
     "  let x : int = 7\n"
     "  let sa : sd = make_sd (a, x + 2)\n"
@@ -48,7 +53,10 @@ static const char *prog_sd =
     "  let c : [int] = run KC (4)\n"
     "  let y : int = run KS (c)\n"
     "  let sc : sd = make_sd (c)\n"
-    "  return (total (sa), total (sb), total (sc), y)\n"
+    "  let d : [int] = run KD (3)\n"
+    "  let u : unit = check (y < 0, 1, \"negative\")\n"
+    "  let sdd : sd = make_sd (d)\n"
+    "  return (total (sa), total (sb), total (sc), y, total (sdd))\n"
     "}\n";
 
 static const char *prog_ids =
@@ -116,8 +124,9 @@ int main(void)
     expect(dir, "the MAP's skeleton", "nesl_cu_map_sd\\(rt", "p.cu", 1);
     expect(dir, "KB (may fail) run apart", "= KB_k\\(rt", "p.cu", 1);
     expect(dir, "KC (read before make_sd) run apart", "= KC_k\\(rt", "p.cu", 1);
-    expect(dir, "make_sd of KB and KC", "nesl_make_sd\\(rt", "p.cu", 2);
-    expect(dir, "the C back end's runs", "= K[ABC]_k\\(rt", "p.c", 3);
+    expect(dir, "KD (a check before make_sd) run apart", "= KD_k\\(rt", "p.cu", 1);
+    expect(dir, "make_sd of KB, KC and KD", "nesl_make_sd\\(rt", "p.cu", 3);
+    expect(dir, "the C back end's runs", "= K[ABCD]_k\\(rt", "p.c", 4);
     expect(dir, "the C back end's one-launch make_sd", "K[A-Z]+_sd_", "p.c", 0);
     expect(dir, "KM finding the ids", "= KM_ids_0_k\\(rt, [^,]+, ", "q.cu", 1);
     expect(dir, "KM's skeleton", "nesl_cu_map_seg\\(rt", "q.cu", 1);
