@@ -204,8 +204,8 @@ static int sd_partner(Gen *g, const LcuExpr *blk, int i, const char **fn)
     for (int j = i + 1; j < blk->u.block.nbinds; j++) {
         const LcuBind *c = blk->u.block.binds[j];
         const LcuExpr *r = c->rhs;
-        if (r->kind == LE_CALL && !strcmp(r->u.call.name, "make_sd") && !find_fun(g->prog, r->u.call.name) && c->nvars == 1 &&
-            r->u.call.args[0]->kind == LE_VAR && in_vars(b, r->u.call.args[0]->u.var)) {
+        if (is_builtin_call(g, r, "make_sd") && c->nvars == 1 && r->u.call.args[0]->kind == LE_VAR &&
+            in_vars(b, r->u.call.args[0]->u.var)) {
             if (r->u.call.nargs > 1 && names_any(g, r->u.call.args[1], b)) return -1;
             const LcuKernel *k = find_kernel(g->prog, b->rhs->u.call.name);
             if (!k || k->nrets != b->nvars) return -1;

@@ -225,15 +225,6 @@ void nesl_make_sd_close(NeslRt *rt, NeslSd *cs, int64_t total)
     else if (s->total != total) nesl_sd_total_differs(rt, s->total, total);
 }
 
-NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens)
-{
-    NeslSdScan sc;
-    NeslSd *s = nesl_make_sd_open(rt, lens, &sc);
-    nesl_cu_sd_scan(rt, NeslSdVecLens{ s->lens }, sc);
-    nesl_make_sd_close(rt, s, -1);
-    return s;
-}
-
 NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total)
 {
     NeslSdScan sc;
@@ -242,6 +233,8 @@ NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total)
     nesl_make_sd_close(rt, s, total);
     return s;
 }
+
+NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens) { return nesl_make_sd_total(rt, lens, -1); }
 
 /* Its lengths and offsets are written when first read (sd_fill): a
  * uniform descriptor's readers in generated code compute them (doc/
