@@ -191,7 +191,15 @@ static void print_expr(FILE *out, const LcuExpr *e, int prec, int ind)
         case LUOP_NEG: case LUOP_NOT:
             if (prec > 6) fputc('(', out);
             fputs(e->u.un.op == LUOP_NEG ? "-" : "not ", out);
-            print_expr(out, e->u.un.e, 6, ind);
+            /* The parser reads "-3" as one literal, so the negation of a
+             * literal keeps its parentheses: -(3), -(0.5). */
+            if (e->u.un.op == LUOP_NEG && (e->u.un.e->kind == LE_INT || e->u.un.e->kind == LE_FLOAT)) {
+                fputc('(', out);
+                print_expr(out, e->u.un.e, 0, ind);
+                fputc(')', out);
+            } else {
+                print_expr(out, e->u.un.e, 6, ind);
+            }
             if (prec > 6) fputc(')', out);
             return;
         case LUOP_TO_FLOAT: case LUOP_TO_INT:
