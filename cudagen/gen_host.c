@@ -6,6 +6,8 @@
 #include <string.h>
 #include "cudagen.h"
 
+#define SD_GROUP_MAX 4   /* make_sd's in one call; the runtime scans up to NESL_SD_GROUP_MAX together */
+
 static CExpr *rt_of(Gen *g) { return cx_name(g->a, "rt"); }
 
 static CExpr **one(Gen *g, CExpr *e)
@@ -240,6 +242,60 @@ static const CEnv *gen_run_sd(Gen *g, const CEnv *env, const ErrCtx *ec, const L
     return gen_bind(g, env, mk, &c[nr], blk);
 }
 
+/* ---- consecutive make_sd's in one scan (nesl_make_sd_group) ---- */
+/* Is bind j a make_sd the group can take: its own, of a vector, with
+ * inert arguments that name no descriptor the group makes before it? */
+static bool sd_groupable(Gen *g, const LcuExpr *blk, int i, int j, const int *from)
+{
+    const LcuBind *c = blk->u.block.binds[j];
+    const LcuExpr *r = c->rhs;
+    if (from[j] >= 0 || c->nvars != 1 || !is_builtin_call(g, r, "make_sd") || r->u.call.args[0]->kind != LE_VAR) return false;
+    for (int k = 0; k < r->u.call.nargs; k++) {
+        if (!inert(g, r->u.call.args[k])) return false;
+        for (int h = i; h < j; h++)
+            if (names_any(g, r->u.call.args[k], blk->u.block.binds[h])) return false;
+    }
+    return true;
+}
+
+/* The number of make_sd's from bind i on that one call makes (>= 2: the
+ * runtime scans those of equal-length vectors together), else 1.
+ * quicksort makes three descriptors of a SEG_REDUCE's three counts at
+ * each level, and two of a MAP's results. */
+static int sd_group_len(Gen *g, const LcuExpr *blk, int i, const int *from)
+{
+    if (!g->skel->device || !sd_groupable(g, blk, i, i, from)) return 1;
+    int m = 1;
+    while (i + m < blk->u.block.nbinds && m < SD_GROUP_MAX && sd_groupable(g, blk, i, i + m, from)) m++;
+    return m;
+}
+
+static const CEnv *gen_sd_group(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *blk, int i, int m, CBlock *cb)
+{
+    Arena *a = g->a;
+    char decl[96];
+    const char *lens = gen_fresh(g, "sdl"), *tots = gen_fresh(g, "sdt"), *sds = gen_fresh(g, "sds");
+    snprintf(decl, sizeof decl, "%s[%d]", lens, m);
+    cs_decl(a, cb, "const NeslVec *", arena_strndup(a, decl, strlen(decl)), NULL);
+    snprintf(decl, sizeof decl, "%s[%d]", tots, m);
+    cs_decl(a, cb, "int64_t", arena_strndup(a, decl, strlen(decl)), NULL);
+    snprintf(decl, sizeof decl, "%s[%d]", sds, m);
+    cs_decl(a, cb, "NeslSd *", arena_strndup(a, decl, strlen(decl)), NULL);
+    for (int j = 0; j < m; j++) {
+        const LcuExpr *r = blk->u.block.binds[i + j]->rhs;
+        cs_assign(a, cb, cx_index(a, cx_name(a, lens), cx_int(a, j)), gen_expr(g, env, ec, r->u.call.args[0], cb)[0]);
+        CExpr *t = r->u.call.nargs > 1 ? cx_cast(a, "int64_t", gen_expr(g, env, ec, r->u.call.args[1], cb)[0]) : cx_int(a, -1);
+        cs_assign(a, cb, cx_index(a, cx_name(a, tots), cx_int(a, j)), t);
+    }
+    cs_expr(a, cb, cx_calln(a, "nesl_make_sd_group", 5, rt_of(g), cx_int(a, m), cx_name(a, lens), cx_name(a, tots), cx_name(a, sds)));
+    for (int j = 0; j < m; j++) {
+        const LcuBind *b = blk->u.block.binds[i + j];
+        CExpr *s = cx_index(a, cx_name(a, sds), cx_int(a, j));
+        env = gen_bind(g, env, b, &s, cb);
+    }
+    return env;
+}
+
 /* ---- segment ids not filled (CVal.segids_of) ---- */
 /* run K (...) whose arguments include segment ids not filled, of one
  * descriptor, that K can find itself (gen_kernel_ids): its call, else NULL
@@ -325,6 +381,12 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
                 CVal *v = cval_new(g, b->rhs->type, 1, &fill);
                 v->segids_of = sd;
                 env = cenv_bind(g, env, b->vars[0], v);
+                continue;
+            }
+            int m = sd_group_len(g, e, i, from);
+            if (m > 1) {
+                env = gen_sd_group(g, env, ec, e, i, m, blk);
+                i += m - 1;
                 continue;
             }
             const char *fn;

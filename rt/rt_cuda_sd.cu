@@ -236,6 +236,35 @@ NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total)
 
 NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens) { return nesl_make_sd_total(rt, lens, -1); }
 
+/* K make_sd's of vectors of one length in one scan.  The first takes the
+ * error slot, after the launches before are raised; the others need none
+ * of their own, since nothing is launched between. */
+template <int K> static void sd_group(NeslRt *rt, const NeslVec *const *lens, const int64_t *totals, NeslSd **out)
+{
+    NeslSdGroup<K> p;
+    for (int j = 0; j < K; j++) {
+        CuSd *s = sd_with(rt, lens[j]->len, cu_dev_share(rt, &((CuVec *)lens[j])->d));
+        sd_open(rt, s, j == 0, &p.sc[j]);
+        p.lens[j] = s->s.lens;
+        out[j] = &s->s;
+    }
+    nesl_cu_sd_scan_p(rt, p);
+    for (int j = 0; j < K; j++) nesl_make_sd_close(rt, out[j], totals[j]);
+}
+
+void nesl_make_sd_group(NeslRt *rt, int k, const NeslVec *const *lens, const int64_t *totals, NeslSd **out)
+{
+    for (int i = 0, m; i < k; i += m) {
+        for (m = 1; i + m < k && m < NESL_SD_GROUP_MAX && lens[i + m]->len == lens[i]->len; m++) { }
+        switch (m) {
+        case 1: out[i] = nesl_make_sd_total(rt, lens[i], (int32_t)totals[i]); break;
+        case 2: sd_group<2>(rt, lens + i, totals + i, out + i); break;
+        case 3: sd_group<3>(rt, lens + i, totals + i, out + i); break;
+        case 4: sd_group<4>(rt, lens + i, totals + i, out + i); break;
+        }
+    }
+}
+
 /* Its lengths and offsets are written when first read (sd_fill): a
  * uniform descriptor's readers in generated code compute them (doc/
  * flattening.md), so mandelbrot's timed form launched a kernel for

@@ -12,9 +12,12 @@
  * iterates (gen_kernel_ids): K_ids_P_k takes s, and the ids are not filled
  * (nesl_segids) for it; a REDUCE, or a MAP reading them elsewhere, still
  * has them filled, and so does the C back end.
+ * 3. Consecutive make_sd's are one call of nesl_make_sd_group (gen_host.c,
+ * gen_sd_group), up to four, while their arguments are inert and name no
+ * descriptor of the group; not in the C back end.
  * Without fusion (-O0), so the kernels are the program's.  The values are
- * checked by tests/codegen/sd_of_map.lcu, err_sd_of_map_*.lcu and
- * segids_map.lcu.  Uses $NESSLC (the harness sets it).
+ * checked by tests/codegen/sd_of_map.lcu, err_sd_of_map_*.lcu,
+ * segids_map.lcu, sd_group.lcu and err_sd_group_*.lcu.  Uses $NESSLC (the harness sets it).
  * Exit status 0 iff every check passes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -87,6 +90,26 @@ static const char *prog_ids =
     "  return (run KS (m), run KS (r), x)\n"
     "}\n";
 
+static const char *prog_group =
+    "kernel KG (n : int) -> ([int], [int], [int], int) {\n"   /* ends with a REDUCE: no make_sd joins the MAP */
+    "  let (a, b, c) = MAP { g => (rem (g, 3), 1, rem (g, 3)) } (n)\n"
+    "  let s = REDUCE { i => a[i] using a } (0) { (x, y) => x + y } (n)\n"
+    "  return (a, b, c, s)\n"
+    "}\n"
+    "function main () -> (int, int, int, int, int, int, int, int, int) {\n"
+    "  let (a : [int], b : [int], c : [int], w : int) = run KG (10)\n"
+    "  let sa : sd = make_sd (a)\n"
+    "  let sb : sd = make_sd (b, #a)\n"                 /* with sa */
+    "  let sc : sd = make_sd (c, total (sa))\n"         /* names sa: alone */
+    "  let x : int = 3\n"
+    "  let s1 : sd = make_sd (a)\n"                     /* four together */
+    "  let s2 : sd = make_sd (c)\n"
+    "  let s3 : sd = make_sd (b)\n"
+    "  let s4 : sd = make_sd (a)\n"
+    "  let s5 : sd = make_sd (c)\n"                     /* the fifth: alone */
+    "  return (w + x, total (sa), total (sb), total (sc), total (s1), total (s2), total (s3), total (s4), total (s5))\n"
+    "}\n";
+
 static int fails;
 
 
@@ -107,10 +130,11 @@ int main(void)
     char dir[] = "/tmp/nesl_sd_codegen_XXXXXX";
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     char name[16], cmd[1024];
-    static const char *const progs[2] = { "p", "q" };
-    for (int i = 0; i < 2; i++) {
+    static const char *const progs[3] = { "p", "q", "r" };
+    const char *texts[3] = { prog_sd, prog_ids, prog_group };
+    for (int i = 0; i < 3; i++) {
         snprintf(name, sizeof name, "%s.lcu", progs[i]);
-        if (!unit_write(dir, name, i == 0 ? prog_sd : prog_ids)) return 1;
+        if (!unit_write(dir, name, texts[i])) return 1;
         snprintf(cmd, sizeof cmd, "cd %s && %s -O0 --emit=cuda -o %s.cu %s.lcu && %s -O0 --emit=c -o %s.c %s.lcu", dir, nesslc,
                  progs[i], progs[i], nesslc, progs[i], progs[i]);
         if (system(cmd) != 0) {
@@ -132,6 +156,12 @@ int main(void)
     expect(dir, "KM's skeleton", "nesl_cu_map_seg\\(rt", "q.cu", 1);
     expect(dir, "the ids filled for KR and KS", "K[RS]_k\\(rt, nesl_segids\\(rt, ", "q.cu", 2);
     expect(dir, "the C back end's ids", "_ids_", "q.c", 0);
+    expect(dir, "sa and sb together", "nesl_make_sd_group\\(rt, 2, ", "r.cu", 1);
+    expect(dir, "s1 to s4 together", "nesl_make_sd_group\\(rt, 4, ", "r.cu", 1);
+    expect(dir, "sc alone", "nesl_make_sd_total\\(rt, ", "r.cu", 1);
+    expect(dir, "s5 alone", "nesl_make_sd\\(rt, ", "r.cu", 1);
+    expect(dir, "the C back end's make_sd's", "nesl_make_sd(_total)?\\(rt, ", "r.c", 8);
+    expect(dir, "the C back end's groups", "nesl_make_sd_group", "r.c", 0);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 1;
     if (fails) return 1;
