@@ -51,23 +51,43 @@ template <class Src> struct NeslSdLens {
     __host__ __device__ NeslDErr *derr() const { return sc.e; }
 };
 
-/* Up to NESL_SD_SMALL segments: one launch of one block (no look-back
- * state); most descriptors are that small, and quicksort makes a dozen
- * per recursion level.  (Loads striped over the warp and scanned in 16
- * rounds of shuffles coalesce, but took quicksort's descriptors longer:
- * 5.5 us a launch against 5.0, the rounds' shuffles in a chain.) */
-#define NESL_SD_SMALL_ITEMS 16
-#define NESL_SD_SMALL (NESL_BLOCK * NESL_SD_SMALL_ITEMS)
+/* Up to 256 * NeslSdSmall<V>::ITEMS segments (4096 for one descriptor):
+ * one launch of one block (no look-back state); most descriptors are that
+ * small, and quicksort makes a dozen per recursion level.  The lengths
+ * are pulled striped (thread t takes g = k * 256 + t: the loads coalesce)
+ * into shared memory, each thread scans its ITEMS consecutive ones from
+ * there, and the offsets go back the same way.  Pulling a thread's
+ * consecutive lengths from global memory took 4.5 us a launch (median,
+ * quicksort 10^6, H100), three descriptors' at once 8.5; loads striped
+ * over a warp, scanned in 16 rounds of shuffles, 5.5 (the rounds chain).
+ * A pad slot after every 16 keeps a thread's consecutive slots in
+ * different banks.  ITEMS: as many as 48 KB of static shared memory
+ * holds, at most 16. */
+template <class V> struct NeslSdSmall {
+    enum {
+        FIT = 49152 / (sizeof(V) * (NESL_BLOCK + NESL_BLOCK / 16)),
+        ITEMS = FIT < 16 ? FIT : 16,
+        N = NESL_BLOCK * ITEMS,
+        SLOTS = N + N / 16
+    };
+    static __device__ __forceinline__ int slot(int g) { return g + (g >> 4); }
+};
+
 template <class P> __global__ void nesl_k_sd_small(P p)
 {
     typedef decltype(p.pull(0, 0)) V;
+    typedef NeslSdSmall<V> S;
+    __shared__ V buf[S::SLOTS];
     __shared__ V warp_sum[NESL_WARPS];
-    V v[NESL_SD_SMALL_ITEMS], sum = V();
-    int64_t g0 = (int64_t)threadIdx.x * NESL_SD_SMALL_ITEMS, n = p.n();
-    int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    int64_t n = p.n();
+    int t = threadIdx.x, lane = t & 31, w = t >> 5;
 #pragma unroll
-    for (int k = 0; k < NESL_SD_SMALL_ITEMS; k++) {
-        v[k] = p.pull(g0 + k, p.derr());
+    for (int k = 0; k < S::ITEMS; k++) buf[S::slot(k * NESL_BLOCK + t)] = p.pull(k * NESL_BLOCK + t, p.derr());
+    __syncthreads();
+    V v[S::ITEMS], sum = V();
+#pragma unroll
+    for (int k = 0; k < S::ITEMS; k++) {
+        v[k] = buf[S::slot(t * S::ITEMS + k)];
         sum = p.op(sum, v[k], 0, 0);
     }
     V inc = sum;   /* the warp's inclusive scan of the threads' sums */
@@ -77,28 +97,32 @@ template <class P> __global__ void nesl_k_sd_small(P p)
         if (lane >= d) inc = p.op(y, inc, 0, 0);
     }
     if (lane == 31) warp_sum[w] = inc;
-    __syncthreads();
     V pre = nesl_shfl(inc, 1, 1), total = V();
     if (lane == 0) pre = V();
+    __syncthreads();   /* warp_sum written, buf read */
     for (int k = 0; k < NESL_WARPS; k++) {
         if (k < w) pre = p.op(warp_sum[k], pre, 0, 0);
         total = p.op(total, warp_sum[k], 0, 0);
     }
 #pragma unroll
-    for (int k = 0; k < NESL_SD_SMALL_ITEMS; k++) {
-        if (g0 + k < n) p.store(g0 + k, pre);
+    for (int k = 0; k < S::ITEMS; k++) {
+        buf[S::slot(t * S::ITEMS + k)] = pre;
         pre = p.op(pre, v[k], 0, 0);
     }
-    if (threadIdx.x == 0) p.store(n, total);
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < S::ITEMS; k++)
+        if (k * NESL_BLOCK + t < n) p.store(k * NESL_BLOCK + t, buf[S::slot(k * NESL_BLOCK + t)]);
+    if (t == 0) p.store(n, total);
 }
 
-/* The offsets of p's n segments; more than NESL_SD_SMALL: the SCAN
+/* The offsets of p's n segments; more than one block's: the SCAN
  * skeleton's one pass over n + 1 lengths (the last 0, so offs[n] is the
  * total). */
 template <class P> static void nesl_cu_sd_scan_p(NeslRt *rt, const P &p)
 {
     typedef decltype(p.pull(0, 0)) V;
-    if (p.n() <= NESL_SD_SMALL) {
+    if (p.n() <= NeslSdSmall<V>::N) {
         nesl_k_sd_small<P><<<1, NESL_BLOCK>>>(p);
         nesl_cu_launched(rt, "segment offsets");
         return;
