@@ -238,10 +238,14 @@ NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens) { return nesl_make_sd_tota
 
 /* K make_sd's of vectors of one length in one scan.  The first takes the
  * error slot, after the launches before are raised; the others need none
- * of their own, since nothing is launched between. */
+ * of their own, since nothing is launched between.  The K total slots are
+ * taken before the scan is queued, so a wait for free slots comes first:
+ * one between two sd_opens would settle the group's totals before its
+ * scan ran (a group never has more than TOT_SLOTS). */
 template <int K> static void sd_group(NeslRt *rt, const NeslVec *const *lens, const int64_t *totals, NeslSd **out)
 {
     NeslSdGroup<K> p;
+    if (rt->tot_next + K > TOT_SLOTS) cu_wait(rt, "total slots full");   /* settles them all */
     for (int j = 0; j < K; j++) {
         CuSd *s = sd_with(rt, lens[j]->len, cu_dev_share(rt, &((CuVec *)lens[j])->d));
         sd_open(rt, s, j == 0, &p.sc[j]);
@@ -255,7 +259,7 @@ template <int K> static void sd_group(NeslRt *rt, const NeslVec *const *lens, co
 void nesl_make_sd_group(NeslRt *rt, int k, const NeslVec *const *lens, const int64_t *totals, NeslSd **out)
 {
     for (int i = 0, m; i < k; i += m) {
-        for (m = 1; i + m < k && m < NESL_SD_GROUP_MAX && lens[i + m]->len == lens[i]->len; m++) { }
+        for (m = 1; i + m < k && m < NESL_SD_GROUP_MAX && m < TOT_SLOTS && lens[i + m]->len == lens[i]->len; m++) { }
         switch (m) {
         case 1: out[i] = nesl_make_sd_total(rt, lens[i], (int32_t)totals[i]); break;
         case 2: sd_group<2>(rt, lens + i, totals + i, out + i); break;
