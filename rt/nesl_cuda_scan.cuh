@@ -479,6 +479,8 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
         /* SEG_REDUCE: a tile in which no segment begins needs neither
          * head flags nor per-element results (the tile's words are read
          * while its loads are in flight; the same for the whole block) */
+        p.begin(tile, lo, n);
+        __syncthreads();   /* the tile's first segments known */
         if (phase == NESL_PH_PIECES && p.plain(tile, lo, cnt)) {
             nesl_seg_plain(p, buf, it, s_w, st, tile);
             return;
@@ -1119,28 +1121,31 @@ static inline void nesl_cu_seg_lens(NeslRt *rt, const int32_t *pre, const int64_
  * A tile with a head publishes its aggregate as inclusive at once. ---- */
 template <class R> struct NeslSegV { R v; int head; };
 
-/* first[T] for T in 0..ntiles (first[ntiles] = nsegs). */
-__global__ static void nesl_k_seg_first(const int64_t *offs, int64_t nsegs, int64_t n, int64_t tile, int64_t ntiles, int64_t *first)
+/* The last g in [lo, hi) with offs[g] <= i, given offs[lo] <= i, found by
+ * a whole warp: each round its 32 lanes probe 32 evenly spaced offsets, so
+ * 1e6 segments take 4 rounds of dependent loads where one thread's binary
+ * search takes 20 (also segment ids, nesl_cuda_sd.cuh). */
+static __device__ __forceinline__ int64_t nesl_segid_search_warp(const int64_t *offs, int64_t lo, int64_t hi, int64_t i)
 {
-    int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t T = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; T <= ntiles; T += stride) {
-        int64_t lo = T * tile, a = 0, b = nsegs - 1;
-        if (T > 0 && lo >= n) a = nsegs;
-        else if (T > 0)
-            while (a < b) {   /* the largest g with offs[g] <= lo */
-                int64_t m = a + (b - a + 1) / 2;
-                if (offs[m] <= lo) a = m;
-                else b = m - 1;
-            }
-        first[T] = a;
+    int lane = threadIdx.x & 31;
+    while (hi - lo > 32) {
+        int64_t step = (hi - lo + 31) / 32;
+        int64_t p = lo + step * lane;   /* lane 0: lo, where offs[lo] <= i */
+        unsigned le = __ballot_sync(0xffffffffu, p < hi && offs[p] <= i);   /* a prefix of the lanes */
+        lo += step * (31 - __clz(le));
+        hi = lo + step < hi ? lo + step : hi;
     }
+    unsigned le = __ballot_sync(0xffffffffu, lo + lane < hi && offs[lo + lane] <= i);
+    return lo + (31 - __clz(le));
 }
 
 template <class S, class R> struct NeslSegP {
     S s;
     R ident;
     NeslDErr *e;
-    const int64_t *offs, *first;
+    const int64_t *offs;
+    int64_t nsegs;
+    int64_t *first;   /* ntiles + 1: written by the tiles' blocks (begin) */
     R *piece;   /* SEG_REDUCE: per tile, the fold of its first segment's part when that began earlier */
     bool scan;
     typedef R Item;
@@ -1148,6 +1153,21 @@ template <class S, class R> struct NeslSegP {
     typedef R Wire;
     typedef NeslShape<R, NESL_SEG_SB, NESL_SEG_WORDS, NESL_SEG_MINB, NESL_SEG_WS> Shape;
     enum { FLAGS = 2 };
+    /* first[tile] and first[tile + 1] (first[0] = 0, first[ntiles] =
+     * nsegs), found by warps 0 and 1 of the tile's block while its loads
+     * are in flight, and read by the block after a barrier; the block
+     * before writes the same first[tile].  A launch of its own that found
+     * them all (one thread a tile, a binary search) cost quicksort and
+     * Barnes-Hut 3-5 us per segmented operation.  first[tile] stays for
+     * nesl_k_seg_pieces. */
+    __device__ void begin(int64_t tile, int64_t lo, int64_t n) const
+    {
+        int w = threadIdx.x >> 5;
+        if (w >= 2) return;
+        int64_t at = lo + (int64_t)w * Shape::TILE;   /* warp-uniform */
+        int64_t g = w == 0 && tile == 0 ? 0 : at >= n ? nsegs : nesl_segid_search_warp(offs, 0, nsegs, at);
+        if ((threadIdx.x & 31) == 0) first[tile + w] = g;
+    }
     __device__ void mark(int64_t tile, int64_t lo, int cnt, uint8_t *head) const
     {
         for (int64_t g = first[tile] + threadIdx.x; g <= first[tile + 1]; g += Shape::SB) {
@@ -1265,10 +1285,7 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     enum { TILE = NeslSegP<S, R>::Shape::TILE, SB = NeslSegP<S, R>::Shape::SB };
     int64_t ntiles = (n + TILE - 1) / TILE;
     int64_t *first = (int64_t *)nesl_cu_tmp(rt, sizeof(int64_t) * (size_t)(ntiles + 1), false);
-    int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_first, (ntiles + NESL_BLOCK) / NESL_BLOCK);
-    nesl_k_seg_first<<<(unsigned)grid, NESL_BLOCK>>>(offs, nsegs, n, TILE, ntiles, first);
-    nesl_cu_launched(rt, what);
-    NeslSegP<S, R> p = { s, ident, e, offs, first, NULL, scan };
+    NeslSegP<S, R> p = { s, ident, e, offs, nsegs, first, NULL, scan };
     if (scan) {
         nesl_cu_scan_run<MODE>(rt, p, n, what);
         return;
@@ -1290,7 +1307,7 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     return;   /* bench/cuda/scan_variants.sh "segnp": the one pass alone (results incomplete) */
 #endif
     nesl_cu_tile_prefix(rt, p, st.agg, st.pre, ntiles);
-    grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_pieces<S, R>, (ntiles + NESL_BLOCK - 1) / NESL_BLOCK);
+    int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_pieces<S, R>, (ntiles + NESL_BLOCK - 1) / NESL_BLOCK);
     nesl_k_seg_pieces<S, R><<<(unsigned)grid, NESL_BLOCK>>>(p, st.pre, n, TILE, ntiles);
     nesl_cu_launched(rt, what);
 }

@@ -218,23 +218,6 @@ static __device__ __forceinline__ int64_t nesl_segid_search(const int64_t *o, in
     return lo;
 }
 
-/* The same search by a whole warp: each round its 32 lanes probe 32 evenly
- * spaced offsets, so 1e6 segments take 4 rounds of dependent loads where
- * one thread's binary search takes 20. */
-static __device__ __forceinline__ int64_t nesl_segid_search_warp(const int64_t *offs, int64_t lo, int64_t hi, int64_t i)
-{
-    int lane = threadIdx.x & 31;
-    while (hi - lo > 32) {
-        int64_t step = (hi - lo + 31) / 32;
-        int64_t p = lo + step * lane;   /* lane 0: lo, where offs[lo] <= i */
-        unsigned le = __ballot_sync(0xffffffffu, p < hi && offs[p] <= i);   /* a prefix of the lanes */
-        lo += step * (31 - __clz(le));
-        hi = lo + step < hi ? lo + step : hi;
-    }
-    unsigned le = __ballot_sync(0xffffffffu, lo + lane < hi && offs[lo + lane] <= i);
-    return lo + (31 - __clz(le));
-}
-
 /* The ids of NESL_SEGID_RUN consecutive elements from i0 (a multiple of
  * NESL_SEGID_RUN), the first in segment g: one load per element that stays
  * in its segment, two when it moves to the next one (short segments:
