@@ -479,8 +479,10 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
         /* SEG_REDUCE: a tile in which no segment begins needs neither
          * head flags nor per-element results (the tile's words are read
          * while its loads are in flight; the same for the whole block) */
-        p.begin(tile, lo, n);
-        __syncthreads();   /* the tile's first segments known */
+        if (p.find) {
+            p.begin(tile, lo, n);
+            __syncthreads();   /* the tile's first segments known */
+        }
         if (phase == NESL_PH_PIECES && p.plain(tile, lo, cnt)) {
             nesl_seg_plain(p, buf, it, s_w, st, tile);
             return;
@@ -1139,15 +1141,38 @@ static __device__ __forceinline__ int64_t nesl_segid_search_warp(const int64_t *
     return lo + (31 - __clz(le));
 }
 
+/* first[T] for T in 0..ntiles (first[ntiles] = nsegs), a thread a tile:
+ * for grids of more than NESL_SEG_FIRST_INLINE tiles (NeslSegP::begin). */
+__global__ static void nesl_k_seg_first(const int64_t *offs, int64_t nsegs, int64_t n, int64_t tile, int64_t ntiles, int64_t *first)
+{
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t T = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; T <= ntiles; T += stride) {
+        int64_t lo = T * tile, a = 0, b = nsegs - 1;
+        if (T > 0 && lo >= n) a = nsegs;
+        else if (T > 0)
+            while (a < b) {   /* the largest g with offs[g] <= lo */
+                int64_t m = a + (b - a + 1) / 2;
+                if (offs[m] <= lo) a = m;
+                else b = m - 1;
+            }
+        first[T] = a;
+    }
+}
+
+#ifndef NESL_SEG_FIRST_INLINE
+#define NESL_SEG_FIRST_INLINE 2048
+#endif
+
 template <class S, class R> struct NeslSegP {
     S s;
     R ident;
     NeslDErr *e;
     const int64_t *offs;
     int64_t nsegs;
-    int64_t *first;   /* ntiles + 1: written by the tiles' blocks (begin) */
+    int64_t *first;   /* ntiles + 1: written by the tiles' blocks (begin) or nesl_k_seg_first */
     R *piece;   /* SEG_REDUCE: per tile, the fold of its first segment's part when that began earlier */
     bool scan;
+    bool find;   /* begin finds first[] (grids up to NESL_SEG_FIRST_INLINE tiles) */
     typedef R Item;
     typedef NeslSegV<R> V;
     typedef R Wire;
@@ -1158,12 +1183,15 @@ template <class S, class R> struct NeslSegP {
      * are in flight, and read by the block after a barrier; the block
      * before writes the same first[tile].  A launch of its own that found
      * them all (one thread a tile, a binary search) cost quicksort and
-     * Barnes-Hut 3-5 us per segmented operation.  first[tile] stays for
-     * nesl_k_seg_pieces. */
+     * Barnes-Hut 3-5 us per segmented operation; it stays for grids of
+     * more tiles, where the searches at the start of every tile made
+     * SEG_SCAN of 2^28 elements in segments of 4 9% slower (H100, bench/
+     * results/2026-11-26-h100-s24-ab-segfirst.txt).  first[tile] stays
+     * for nesl_k_seg_pieces. */
     __device__ void begin(int64_t tile, int64_t lo, int64_t n) const
     {
         int w = threadIdx.x >> 5;
-        if (w >= 2) return;
+        if (!find || w >= 2) return;
         int64_t at = lo + (int64_t)w * Shape::TILE;   /* warp-uniform */
         int64_t g = w == 0 && tile == 0 ? 0 : at >= n ? nsegs : nesl_segid_search_warp(offs, 0, nsegs, at);
         if ((threadIdx.x & 31) == 0) first[tile + w] = g;
@@ -1285,7 +1313,13 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     enum { TILE = NeslSegP<S, R>::Shape::TILE, SB = NeslSegP<S, R>::Shape::SB };
     int64_t ntiles = (n + TILE - 1) / TILE;
     int64_t *first = (int64_t *)nesl_cu_tmp(rt, sizeof(int64_t) * (size_t)(ntiles + 1), false);
-    NeslSegP<S, R> p = { s, ident, e, offs, nsegs, first, NULL, scan };
+    bool find = ntiles <= NESL_SEG_FIRST_INLINE;
+    if (!find) {
+        int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_first, (ntiles + NESL_BLOCK) / NESL_BLOCK);
+        nesl_k_seg_first<<<(unsigned)grid, NESL_BLOCK>>>(offs, nsegs, n, TILE, ntiles, first);
+        nesl_cu_launched(rt, what);
+    }
+    NeslSegP<S, R> p = { s, ident, e, offs, nsegs, first, NULL, scan, find };
     if (scan) {
         nesl_cu_scan_run<MODE>(rt, p, n, what);
         return;
