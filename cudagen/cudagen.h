@@ -123,7 +123,8 @@ typedef struct GenRange {
 typedef struct CEnv { Sym name; const CVal *v; const struct CEnv *next; } CEnv;
 
 const CEnv *cenv_bind(Gen *g, const CEnv *env, Sym x, const CVal *v);
-const CVal *cenv_find(const CEnv *env, Sym x);
+const CVal *cenv_find(const CEnv *env, Sym x);     /* an internal error if unbound */
+const CVal *cenv_lookup(const CEnv *env, Sym x);   /* NULL if unbound */
 CVal *cval_new(Gen *g, const LcuType *t, int n, CExpr **comps);
 /* A vector value's data pointer (typed) and length (int64). */
 CExpr *cval_data(Gen *g, const CVal *v);

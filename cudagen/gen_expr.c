@@ -78,11 +78,18 @@ const CEnv *cenv_bind(Gen *g, const CEnv *env, Sym x, const CVal *v)
     return e;
 }
 
-const CVal *cenv_find(const CEnv *env, Sym x)
+const CVal *cenv_lookup(const CEnv *env, Sym x)
 {
     for (; env; env = env->next)
         if (env->name == x) return env->v;
-    ICE("code generation: unbound '%s'", x);
+    return NULL;
+}
+
+const CVal *cenv_find(const CEnv *env, Sym x)
+{
+    const CVal *v = cenv_lookup(env, x);
+    if (!v) ICE("code generation: unbound '%s'", x);
+    return v;
 }
 
 CVal *cval_new(Gen *g, const LcuType *t, int n, CExpr **comps)

@@ -270,17 +270,21 @@ static int sd_group_len(Gen *g, const LcuExpr *blk, int i, const int *from)
     return m;
 }
 
+/* type NAME[n] declared in cb, NAME fresh from prefix: NAME. */
+static const char *decl_array(Gen *g, CBlock *cb, const char *type, const char *prefix, int n)
+{
+    const char *name = gen_fresh(g, prefix);
+    char decl[96];
+    snprintf(decl, sizeof decl, "%.80s[%d]", name, n);
+    cs_decl(g->a, cb, type, arena_strndup(g->a, decl, strlen(decl)), NULL);
+    return name;
+}
+
 static const CEnv *gen_sd_group(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *blk, int i, int m, CBlock *cb)
 {
     Arena *a = g->a;
-    char decl[96];
-    const char *lens = gen_fresh(g, "sdl"), *tots = gen_fresh(g, "sdt"), *sds = gen_fresh(g, "sds");
-    snprintf(decl, sizeof decl, "%s[%d]", lens, m);
-    cs_decl(a, cb, "const NeslVec *", arena_strndup(a, decl, strlen(decl)), NULL);
-    snprintf(decl, sizeof decl, "%s[%d]", tots, m);
-    cs_decl(a, cb, "int64_t", arena_strndup(a, decl, strlen(decl)), NULL);
-    snprintf(decl, sizeof decl, "%s[%d]", sds, m);
-    cs_decl(a, cb, "NeslSd *", arena_strndup(a, decl, strlen(decl)), NULL);
+    const char *lens = decl_array(g, cb, "const NeslVec *", "sdl", m), *tots = decl_array(g, cb, "int64_t", "sdt", m),
+               *sds = decl_array(g, cb, "NeslSd *", "sds", m);
     for (int j = 0; j < m; j++) {
         const LcuExpr *r = blk->u.block.binds[i + j]->rhs;
         cs_assign(a, cb, cx_index(a, cx_name(a, lens), cx_int(a, j)), gen_expr(g, env, ec, r->u.call.args[0], cb)[0]);
@@ -347,10 +351,7 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
         CExpr *el[n];
         for (int i = 0; i < n; i++) el[i] = gen_expr(g, env, ec, e->u.tuple.elems[i], blk)[0];
         if (g->skel->device && n > 0) {   /* a host array, copied to the device */
-            char arr[96];
-            const char *h = gen_fresh(g, "lit");
-            snprintf(arr, sizeof arr, "%s[%d]", h, n);
-            cs_decl(a, blk, gen_base_ctype(g, b), arena_strndup(a, arr, strlen(arr)), NULL);
+            const char *h = decl_array(g, blk, gen_base_ctype(g, b), "lit", n);
             for (int i = 0; i < n; i++) cs_assign(a, blk, cx_index(a, cx_name(a, h), cx_int(a, i)), el[i]);
             return one(g, hoist(g, blk, "NeslVec *", cx_calln(a, "nesl_vec_from_host", 4, rt_of(g), cx_name(a, gen_base_enum(g, b)),
                                                               cx_int(a, n), cx_name(a, h))));

@@ -119,13 +119,6 @@ static ThunkGen thunk_gen(const KCtx *kc, const LcuSoac *s, int i, const GenRang
     return t;
 }
 
-static bool bound(const CEnv *env, Sym x)
-{
-    for (; env; env = env->next)
-        if (env->name == x) return true;
-    return false;
-}
-
 /* The vectors a non-SEG SOAC's index is a valid subscript of: #v as its
  * size, and fusion's same_len (those bound in kc->env). */
 static GenRange *soac_range(Gen *g, const KCtx *kc, const LcuSoac *s, const LcuExpr *size)
@@ -137,8 +130,7 @@ static GenRange *soac_range(Gen *g, const KCtx *kc, const LcuSoac *s, const LcuE
     r->syms = syms;
     for (int k = -1; k < s->nsame_len; k++) {
         Sym x = k < 0 ? (size->kind == LE_LEN ? size->u.len.vec : NULL) : s->same_len[k];
-        if (!x || !bound(kc->env, x)) continue;   /* (gen_kernel_sd asks before the kernel's bindings) */
-        const CVal *v = cenv_find(kc->env, x);
+        const CVal *v = x ? cenv_lookup(kc->env, x) : NULL;   /* unbound: gen_kernel_sd asks before the kernel's bindings */
         if (!v || (v->type->kind != LT_VEC && v->type->kind != LT_REF)) continue;
         bool dup = false;
         for (int j = 0; j < r->n; j++) dup |= syms[j] == x;
