@@ -96,6 +96,8 @@ typedef struct Sizes { Fu *F; int n, cap; SizeKey *keys; int *parent; } Sizes;
 int sizes_class(Sizes *S, int kind, Sym name, int64_t k);
 void sizes_union(Sizes *S, int x, int y);
 int sizes_find(Sizes *S, int x);
+/* The class of l op r for +, - and * (-1 otherwise, or an operand -1). */
+int sizes_binop_class(Sizes *S, LcuBinop op, int l, int r);
 void sizes_collect_fun(Sizes *S, const LcuFun *f);
 
 const LcuKernel *fu_find_kernel(const LcuProgram *p, Sym name);

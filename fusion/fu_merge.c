@@ -16,18 +16,25 @@ static bool in_list(int n, const Sym *v, Sym x)
 
 typedef struct SizeCtx { Sizes *S; } SizeCtx;
 
-static int kernel_size_class(Sizes *S, const LcuArg *g)
+/* The class of a size expression of a merged kernel (its parameters are
+ * named as the CPU variables they stand for). */
+static int expr_size_class(Sizes *S, const LcuExpr *e)
 {
-    if (!g || g->kind != LA_EXPR) return -1;
-    const LcuExpr *e = g->u.expr;
     switch (e->kind) {
     case LE_INT: return sizes_find(S, sizes_class(S, 2, NULL, e->u.i));
     case LE_VAR: return sizes_find(S, sizes_class(S, 0, e->u.var, 0));
     case LE_LEN: return sizes_find(S, sizes_class(S, 1, e->u.len.vec, 0));
     case LE_CALL:     /* total (s), made by fu_rewrite.c for a SEG_ SOAC's index space */
         return total_of(e) ? sizes_find(S, sizes_class(S, 4, total_of(e), 0)) : -1;
+    case LE_BINOP:    /* a lifted ++'s a + b: its MAPs, one per component, tuple */
+        return sizes_binop_class(S, e->u.bin.op, expr_size_class(S, e->u.bin.l), expr_size_class(S, e->u.bin.r));
     default: return -1;
     }
+}
+
+static int kernel_size_class(Sizes *S, const LcuArg *g)
+{
+    return g && g->kind == LA_EXPR ? expr_size_class(S, g->u.expr) : -1;
 }
 
 static bool same_size(void *ctx, const LcuArg *x, const LcuArg *y)

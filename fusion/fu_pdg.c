@@ -51,7 +51,7 @@ void sizes_union(Sizes *S, int x, int y)
  * is asked: a stale representative still names a member of its (merged)
  * class, so two equal keys are always one size; a key made before a later
  * union only misses an equality, it never invents one. */
-static int binop_class(Sizes *S, LcuBinop op, int l, int r)
+int sizes_binop_class(Sizes *S, LcuBinop op, int l, int r)
 {
     if (l < 0 || r < 0 || (op != LOP_ADD && op != LOP_SUB && op != LOP_MUL)) return -1;
     l = sizes_find(S, l);
@@ -66,7 +66,7 @@ static int class_of_cpu(Sizes *S, const LcuExpr *e, bool length)
     switch (e->kind) {
     case LE_BINOP:
         if (length) return -1;
-        return binop_class(S, e->u.bin.op, class_of_cpu(S, e->u.bin.l, false), class_of_cpu(S, e->u.bin.r, false));
+        return sizes_binop_class(S, e->u.bin.op, class_of_cpu(S, e->u.bin.l, false), class_of_cpu(S, e->u.bin.r, false));
     case LE_VAR: return sizes_find(S, sizes_class(S, length ? 1 : 0, e->u.var, 0));
     case LE_INT: return length ? -1 : sizes_find(S, sizes_class(S, 2, NULL, e->u.i));
     case LE_LEN: return length ? -1 : sizes_find(S, sizes_class(S, 1, e->u.len.vec, 0));
@@ -98,7 +98,7 @@ static int kernel_size_class(Sizes *S, const Node *nd, const LcuExpr *e)
 {
     switch (e->kind) {
     case LE_BINOP:
-        return binop_class(S, e->u.bin.op, kernel_size_class(S, nd, e->u.bin.l), kernel_size_class(S, nd, e->u.bin.r));
+        return sizes_binop_class(S, e->u.bin.op, kernel_size_class(S, nd, e->u.bin.l), kernel_size_class(S, nd, e->u.bin.r));
     case LE_INT: return sizes_find(S, sizes_class(S, 2, NULL, e->u.i));
     case LE_VAR: {
         const LcuExpr *a = node_arg_for(nd, e->u.var);
