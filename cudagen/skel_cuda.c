@@ -722,8 +722,8 @@ static void cu_seg_partition(Gen *g, SoacGen *s) { cu_filter(g, s, true, true); 
 static void cu_permute(Gen *g, SoacGen *s, bool seg)
 {
     Arena *a = g->a;
-    CExpr *d[s->n];
-    for (int k = 0; k < s->n; k++) s->out[k] = sk_out_vec(g, s, s->tau[k], s->size, true, &d[k]);
+    CExpr *d[s->n];   /* not zeroed: the kernel stores 0 where no iteration writes */
+    for (int k = 0; k < s->n; k++) s->out[k] = sk_out_vec(g, s, s->tau[k], s->size, false, &d[k]);
     Functor f = functor_new(g, s);
     m_pull(&f, false);
     m_index(&f);

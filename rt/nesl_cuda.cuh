@@ -101,6 +101,11 @@ unsigned *nesl_cu_counter(NeslRt *rt);
  * kept by the runtime between launches, and the epoch a launch tags them
  * with (nesl_cuda_scan.cuh, NeslScanSt). */
 void *nesl_cu_lb_states(NeslRt *rt, bool packed, int64_t n, unsigned *epoch);
+/* PERMUTE's winner words for n targets, kept between launches, and the
+ * epoch (1 .. NESL_PERM_EPOCHS - 1) this launch tags them with. */
+#define NESL_PERM_IBITS 41                       /* iteration + 1 <= 2^40 (nesl_vec_new's limit) */
+#define NESL_PERM_EPOCHS (1u << (64 - NESL_PERM_IBITS))
+unsigned long long *nesl_cu_perm_win(NeslRt *rt, int64_t n, unsigned *epoch);
 NESL_C_END
 
 static __device__ __forceinline__ void nesl_derr_fill(NeslDErr *e, int64_t it, int code, long long a, long long b, const char *name)
@@ -592,11 +597,15 @@ template <int MODE, class S, class R> static R nesl_cu_reduce(NeslRt *rt, const 
 
 /* ---- PERMUTE, SEG_PERMUTE: pass 1 computes and checks each target and
  * keeps the largest iteration per target (atomicMax): the last write wins,
- * as in the interpreter; pass 2 writes the winners.  Unwritten positions
- * stay 0 (the output is zeroed). ---- */
+ * as in the interpreter; pass 2, one thread per target, pulls its winner,
+ * or stores 0 where none wrote.  A winner word is tag | (iteration + 1),
+ * the tag this launch's epoch: the words of earlier launches are smaller
+ * and read as no winner, so the runtime keeps them without a memset
+ * (nesl_cu_perm_win), and pass 2 writes every position of the output, so
+ * that needs none either. ---- */
 template <class S>
 __global__ void nesl_k_targets(S s, int64_t n, bool pull_first, const int64_t *offs, const int32_t *segids,
-                               const int32_t *lens, int64_t *tg, unsigned long long *win, NeslDErr *e)
+                               const int32_t *lens, unsigned long long *win, unsigned long long tag, NeslDErr *e)
 {
     const char *what = offs ? "SEG_PERMUTE" : "PERMUTE";
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
@@ -609,21 +618,19 @@ __global__ void nesl_k_targets(S s, int64_t n, bool pull_first, const int64_t *o
             len = lens[g];
             base = offs[g];
         }
-        if (nesl_ck_target(e, i, what, t, len)) {
-            tg[i] = base + t;
-            atomicMax(win + base + t, (unsigned long long)(i + 1));
-        } else {
-            tg[i] = -1;
-        }
+        if (nesl_ck_target(e, i, what, t, len)) atomicMax(win + base + t, tag | (unsigned long long)(i + 1));
     }
 }
 
-template <class S> __global__ void nesl_k_permute(S s, int64_t n, const int64_t *tg, const unsigned long long *win, NeslDErr *e)
+template <class S> __global__ void nesl_k_permute(S s, int64_t n, const unsigned long long *win, unsigned long long tag, NeslDErr *e)
 {
+    typedef decltype(s.pull(0, e)) R;
+    const unsigned long long low = (1ull << NESL_PERM_IBITS) - 1;
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        int64_t d = tg[i];
-        if (d >= 0 && win[d] == (unsigned long long)(i + 1)) s.store(d, s.pull(i, e));
+    for (int64_t d = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; d < n; d += stride) {
+        unsigned long long w = win[d];
+        if ((w & ~low) == tag) s.store(d, s.pull((int64_t)(w & low) - 1, e));
+        else s.store(d, R());
     }
 }
 
@@ -633,15 +640,16 @@ static void nesl_cu_permute(NeslRt *rt, const S &s, int64_t n, bool pull_first, 
 {
     if (n <= 0) return;
     const char *what = offs ? "SEG_PERMUTE" : "PERMUTE";
-    int64_t *tg = (int64_t *)nesl_cu_tmp(rt, sizeof(int64_t) * (size_t)n, false);
-    unsigned long long *win = (unsigned long long *)nesl_cu_tmp(rt, sizeof(unsigned long long) * (size_t)n, true);
+    unsigned epoch;
+    unsigned long long *win = nesl_cu_perm_win(rt, n, &epoch);
+    unsigned long long tag = (unsigned long long)epoch << NESL_PERM_IBITS;
     NeslDErr *e = nesl_cu_derr(rt);
     int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_targets<S>, (n + NESL_BLOCK - 1) / NESL_BLOCK);
-    nesl_k_targets<S><<<(unsigned)grid, NESL_BLOCK>>>(s, n, pull_first, offs, segids, lens, tg, win, e);
+    nesl_k_targets<S><<<(unsigned)grid, NESL_BLOCK>>>(s, n, pull_first, offs, segids, lens, win, tag, e);
     nesl_cu_launched(rt, what);
     nesl_cu_raise(rt);
     grid = nesl_cu_grid(rt, (const void *)nesl_k_permute<S>, (n + NESL_BLOCK - 1) / NESL_BLOCK);
-    nesl_k_permute<S><<<(unsigned)grid, NESL_BLOCK>>>(s, n, tg, win, e);
+    nesl_k_permute<S><<<(unsigned)grid, NESL_BLOCK>>>(s, n, win, tag, e);
     nesl_cu_launched(rt, what);
 }
 

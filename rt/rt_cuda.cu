@@ -441,30 +441,53 @@ NeslDErr *nesl_cu_derr(NeslRt *rt)
 
 unsigned *nesl_cu_counter(NeslRt *rt) { return rt->counter; }
 
-/* A status written by an earlier launch has an earlier epoch, so reads
- * as unpublished; the states are zeroed only when made (a larger block)
- * and when the epochs run out (2^30, an epoch fits status words' upper
- * 30 bits).  One stream: a launch never overlaps the one before. */
-#ifndef LB_EPOCHS
-#define LB_EPOCHS (1u << 30)   /* tests build 4 */
-#endif
-void *nesl_cu_lb_states(NeslRt *rt, bool packed, int64_t n, unsigned *epoch)
+/* Blocks whose words carry the epoch of the launch that wrote them, so
+ * that a later launch reads them as unwritten without a memset: zeroed
+ * only when made (a larger block) and when the epochs run out.  One
+ * stream: a launch never overlaps the one before. */
+static void *epoch_block(NeslRt *rt, DBuf *b, size_t bytes)
 {
-    DBuf *b = packed ? &rt->lb_words : &rt->lb_flags;
-    size_t bytes = (packed ? 8 : sizeof(int)) * (size_t)(n > 0 ? n : 1);
-    bool wrap = rt->lb_epoch + 1 == LB_EPOCHS;
     if (!b->p || class_size(b->cls) < bytes) {
         cu_dev_put(rt, *b);
         *b = cu_dev_get(rt, bytes);
         cu_queue(rt, cudaMemsetAsync(b->p, 0, class_size(b->cls), 0), "memset");
     }
-    if (wrap) {   /* both: the other's states hold epochs too */
-        if (rt->lb_words.p) cu_queue(rt, cudaMemsetAsync(rt->lb_words.p, 0, class_size(rt->lb_words.cls), 0), "memset");
-        if (rt->lb_flags.p) cu_queue(rt, cudaMemsetAsync(rt->lb_flags.p, 0, class_size(rt->lb_flags.cls), 0), "memset");
+    return b->p;
+}
+
+static void epoch_zero(NeslRt *rt, DBuf *b)
+{
+    if (b->p) cu_queue(rt, cudaMemsetAsync(b->p, 0, class_size(b->cls), 0), "memset");
+}
+
+/* Look-back states: 2^30 epochs (a status word's upper 30 bits). */
+#ifndef LB_EPOCHS
+#define LB_EPOCHS (1u << 30)   /* tests build 4 */
+#endif
+void *nesl_cu_lb_states(NeslRt *rt, bool packed, int64_t n, unsigned *epoch)
+{
+    void *p = epoch_block(rt, packed ? &rt->lb_words : &rt->lb_flags, (packed ? 8 : sizeof(int)) * (size_t)(n > 0 ? n : 1));
+    if (rt->lb_epoch + 1 == LB_EPOCHS) {   /* both: the other's states hold epochs too */
+        epoch_zero(rt, &rt->lb_words);
+        epoch_zero(rt, &rt->lb_flags);
         rt->lb_epoch = 0;
     }
     *epoch = ++rt->lb_epoch;
-    return b->p;
+    return p;
+}
+
+/* PERMUTE's winners: NESL_PERM_EPOCHS epochs (the bits above an
+ * iteration's 41); the stress build's LB_EPOCHS wraps these too. */
+#define PERM_EPOCHS (LB_EPOCHS < NESL_PERM_EPOCHS ? LB_EPOCHS : NESL_PERM_EPOCHS)
+unsigned long long *nesl_cu_perm_win(NeslRt *rt, int64_t n, unsigned *epoch)
+{
+    void *p = epoch_block(rt, &rt->perm_win, 8 * (size_t)(n > 0 ? n : 1));
+    if (rt->perm_epoch + 1 == PERM_EPOCHS) {
+        epoch_zero(rt, &rt->perm_win);
+        rt->perm_epoch = 0;
+    }
+    *epoch = ++rt->perm_epoch;
+    return (unsigned long long *)p;
 }
 
 void nesl_cu_raise(NeslRt *rt)
@@ -574,6 +597,7 @@ int nesl_rt_free(NeslRt *rt)
     nesl_release(rt, 0, 0);
     cu_dev_put(rt, rt->lb_words);
     cu_dev_put(rt, rt->lb_flags);
+    cu_dev_put(rt, rt->perm_win);
     flush_cache(rt);
     if (rt->ev_made) {
         cudaEventDestroy(rt->ev_start);

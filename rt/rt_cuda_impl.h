@@ -97,6 +97,8 @@ struct NeslRt {
     unsigned *counter;       /* device: zero between reductions */
     DBuf lb_words, lb_flags; /* look-back states (nesl_cu_lb_states): packed, flags */
     unsigned lb_epoch;       /* the last epoch given out */
+    DBuf perm_win;           /* PERMUTE's winners (nesl_cu_perm_win) */
+    unsigned perm_epoch;
     int nsm;
     cudaEvent_t ev_start, ev_stop;   /* nesl_timer_*, made at first use */
     bool ev_made;
