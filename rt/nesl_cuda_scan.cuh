@@ -479,10 +479,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
         /* SEG_REDUCE: a tile in which no segment begins needs neither
          * head flags nor per-element results (the tile's words are read
          * while its loads are in flight; the same for the whole block) */
-        if (p.find) {
-            p.begin(tile, lo, n);
-            __syncthreads();   /* the tile's first segments known */
-        }
+        if (p.begin(tile, lo, n)) __syncthreads();   /* the tile's first segments known */
         if (phase == NESL_PH_PIECES && p.plain(tile, lo, cnt)) {
             nesl_seg_plain(p, buf, it, s_w, st, tile);
             return;
@@ -1187,14 +1184,18 @@ template <class S, class R> struct NeslSegP {
      * more tiles, where the searches at the start of every tile made
      * SEG_SCAN of 2^28 elements in segments of 4 9% slower (H100, bench/
      * results/2026-11-26-h100-s24-ab-segfirst.txt).  first[tile] stays
-     * for nesl_k_seg_pieces. */
-    __device__ void begin(int64_t tile, int64_t lo, int64_t n) const
+     * for nesl_k_seg_pieces.  Returns whether the block finds them: it then
+     * waits at a barrier before reading them (the same for every thread). */
+    __device__ bool begin(int64_t tile, int64_t lo, int64_t n) const
     {
+        if (!find) return false;
         int w = threadIdx.x >> 5;
-        if (!find || w >= 2) return;
-        int64_t at = lo + (int64_t)w * Shape::TILE;   /* warp-uniform */
-        int64_t g = w == 0 && tile == 0 ? 0 : at >= n ? nsegs : nesl_segid_search_warp(offs, 0, nsegs, at);
-        if ((threadIdx.x & 31) == 0) first[tile + w] = g;
+        if (w < 2) {
+            int64_t at = lo + (int64_t)w * Shape::TILE;   /* warp-uniform */
+            int64_t g = w == 0 && tile == 0 ? 0 : at >= n ? nsegs : nesl_segid_search_warp(offs, 0, nsegs, at);
+            if ((threadIdx.x & 31) == 0) first[tile + w] = g;
+        }
+        return true;
     }
     __device__ void mark(int64_t tile, int64_t lo, int cnt, uint8_t *head) const
     {

@@ -25,28 +25,32 @@ NeslSd *nesl_make_sd_open(NeslRt *rt, const NeslVec *lens, NeslSdScan *sc);
 void nesl_make_sd_close(NeslRt *rt, NeslSd *s, int64_t total);
 NESL_C_END
 
-/* Length g of n (0 past the end), src.len (g, e) below n; a negative one
- * is make_sd's error.  The scans below take any P with this interface: V
- * pull (g, e), V op (a, b, it, e), store (g, v) of the exclusive prefix
- * (of the total at g = n), n () and derr () (NeslSdGroup scans several
- * descriptors' lengths at once). */
+/* A segment's length l, at iteration it: a negative one is make_sd's
+ * error (e NULL: the lengths were checked before). */
+static __device__ __forceinline__ int32_t nesl_sd_len_ck(int32_t l, int64_t it, NeslDErr *e)
+{
+    if (l < 0 && e) nesl_derr_rec(e, it, NESL_E_SDLEN, l, 0, 0);
+    return l;
+}
+
+/* The exclusive prefix v of segment g into sc's outputs (g = n: the total). */
+static __device__ __forceinline__ void nesl_sd_store(const NeslSdScan &sc, int64_t g, int64_t v)
+{
+    sc.offs[g] = v;
+    if (g < sc.n) sc.offs32[g] = (int32_t)v;
+    else *sc.tot = v;
+}
+
+/* Length g of n (0 past the end), src.len (g, e) below n.  The scans
+ * below take any P with this interface: V pull (g, e), V op (a, b, it,
+ * e), store (g, v) of the exclusive prefix (of the total at g = n), n ()
+ * and derr () (NeslSdGroup scans several descriptors' lengths at once). */
 template <class Src> struct NeslSdLens {
     Src src;
     NeslSdScan sc;
-    __device__ int64_t pull(int64_t g, NeslDErr *e) const
-    {
-        if (g >= sc.n) return 0;
-        int32_t l = src.len(g, e);
-        if (l < 0 && e) nesl_derr_rec(e, g, NESL_E_SDLEN, l, 0, 0);
-        return l;
-    }
+    __device__ int64_t pull(int64_t g, NeslDErr *e) const { return g < sc.n ? nesl_sd_len_ck(src.len(g, e), g, e) : 0; }
     __device__ int64_t op(int64_t a, int64_t b, int64_t, NeslDErr *) const { return a + b; }
-    __device__ void store(int64_t g, int64_t v) const
-    {
-        sc.offs[g] = v;
-        if (g < sc.n) sc.offs32[g] = (int32_t)v;
-        else *sc.tot = v;
-    }
+    __device__ void store(int64_t g, int64_t v) const { nesl_sd_store(sc, g, v); }
     __host__ __device__ int64_t n() const { return sc.n; }
     __host__ __device__ NeslDErr *derr() const { return sc.e; }
 };
@@ -152,11 +156,7 @@ template <int K> struct NeslSdGroup {
     {
         NeslSdV<K> r;
 #pragma unroll
-        for (int j = 0; j < K; j++) {
-            int32_t l = g < sc[0].n ? lens[j][g] : 0;
-            if (l < 0 && e) nesl_derr_rec(e, j * (sc[0].n + 1) + g, NESL_E_SDLEN, l, 0, 0);
-            r.t[j] = l;
-        }
+        for (int j = 0; j < K; j++) r.t[j] = g < sc[0].n ? nesl_sd_len_ck(lens[j][g], j * (sc[0].n + 1) + g, e) : 0;
         return r;
     }
     __device__ NeslSdV<K> op(const NeslSdV<K> &a, const NeslSdV<K> &b, int64_t, NeslDErr *) const
@@ -169,11 +169,7 @@ template <int K> struct NeslSdGroup {
     __device__ void store(int64_t g, const NeslSdV<K> &v) const
     {
 #pragma unroll
-        for (int j = 0; j < K; j++) {
-            sc[j].offs[g] = v.t[j];
-            if (g < sc[j].n) sc[j].offs32[g] = (int32_t)v.t[j];
-            else *sc[j].tot = v.t[j];
-        }
+        for (int j = 0; j < K; j++) nesl_sd_store(sc[j], g, v.t[j]);
     }
     __host__ __device__ int64_t n() const { return sc[0].n; }
     __host__ __device__ NeslDErr *derr() const { return sc[0].e; }
