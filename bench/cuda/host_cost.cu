@@ -1,8 +1,10 @@
 // host_cost.cu — what one call of the CUDA API costs the host, the cost
 // that bounds quicksort and Barnes–Hut (thousands of small operations per
 // form).  For each kind of call: R calls back to back on the legacy default
-// stream, the host's time per call until the last one returned (the device
-// may still be working), median of 7 rounds.
+// stream (or a non-blocking one where said), the host's time per call until
+// the last one returned, and the device's (events around the R calls: it
+// equals the host's when the device keeps pace), median of 7 rounds; then
+// the same small kernels replayed as one CUDA graph.
 //
 //   nvcc -O2 -std=c++17 -arch=sm_90 -o host_cost bench/cuda/host_cost.cu && ./host_cost
 #include <cstdio>
@@ -16,23 +18,36 @@ __global__ void k_empty() {}
 __global__ void k_fill(int *p, int n) {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = i;
 }
+struct Big { long long w[32]; };   // a generated functor's size
+__global__ void k_big(Big b) {
+    if (b.w[threadIdx.x & 31] == 12345 && threadIdx.x == 1000) ((int *)b.w[0])[0] = 0;
+}
 
 static double now_us() {
     return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-template <class F> static void measure(const char *what, int reps, F f) {
-    std::vector<double> t;
+template <class F> static void measure(const char *what, int reps, F f, cudaStream_t st = 0) {
+    std::vector<double> t, g;
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
     for (int r = 0; r < 7; r++) {
         cudaDeviceSynchronize();
+        cudaEventRecord(a, st);
         double t0 = now_us();
         for (int i = 0; i < reps; i++) f(i);
         double t1 = now_us();
-        cudaDeviceSynchronize();
+        cudaEventRecord(b, st);
+        cudaEventSynchronize(b);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, a, b);
         t.push_back((t1 - t0) / reps);
+        g.push_back(ms * 1e3 / reps);
     }
     std::sort(t.begin(), t.end());
-    printf("%-44s %8.2f us/call\n", what, t[3]);
+    std::sort(g.begin(), g.end());
+    printf("%-48s %8.2f us/call host %8.2f device\n", what, t[3], g[3]);
 }
 
 int main() {
@@ -74,6 +89,26 @@ int main() {
     });
     measure("k_fill(1M) + cudaStreamSynchronize", R, [&](int) { k_fill<<<528, 256>>>(a, n); cudaStreamSynchronize(0); });
     measure("cudaEventRecord", R, [&](int) { static cudaEvent_t e = [] { cudaEvent_t x; cudaEventCreate(&x); return x; }(); cudaEventRecord(e, 0); });
+    cudaStream_t ns;
+    cudaStreamCreateWithFlags(&ns, cudaStreamNonBlocking);
+    Big big = {};
+    measure("k_empty<<<1,256>>>", R, [&](int) { k_empty<<<1, 256>>>(); });
+    measure("k_big<<<1,256>>> (256-byte argument)", R, [&](int) { k_big<<<1, 256>>>(big); });
+    measure("k_big<<<1,256>>> + cudaGetLastError", R, [&](int) { k_big<<<1, 256>>>(big); cudaGetLastError(); });
+    measure("k_big<<<1,256>>> (again)", R, [&](int) { k_big<<<1, 256>>>(big); });
+    measure("k_empty<<<1,256>>> + cudaGetLastError (again)", R, [&](int) { k_empty<<<1, 256>>>(); cudaGetLastError(); });
+    measure("k_empty<<<1,256>>>, non-blocking stream", R, [&](int) { k_empty<<<1, 256, 0, ns>>>(); }, ns);
+    measure("k_big<<<1,256>>>, non-blocking stream", R, [&](int) { k_big<<<1, 256, 0, ns>>>(big); }, ns);
+    {   // R launches of k_big captured once, replayed as a graph
+        cudaGraph_t gr;
+        cudaGraphExec_t ge;
+        cudaStreamBeginCapture(ns, cudaStreamCaptureModeGlobal);
+        for (int i = 0; i < R; i++) k_big<<<1, 256, 0, ns>>>(big);
+        cudaStreamEndCapture(ns, &gr);
+        cudaGraphInstantiate(&ge, gr, 0);
+        measure("one CUDA graph of R k_big launches (a replay)", 1, [&](int) { cudaGraphLaunch(ge, ns); }, ns);
+    }
+    printf("(the graph's times are per replay of R = %d kernels: divide by R)\n", R);
     printf("last error: %s\n", cudaGetErrorString(cudaGetLastError()));
     return 0;
 }
