@@ -34,45 +34,30 @@ __global__ void k_empty(int *p)
     if (p && threadIdx.x == 1000) *p = 0;
 }
 
-template <class F> static double stream_us(F f)
+/* Median over rounds of the time per launch between two events: each
+ * round `per` launches back to back after the device went idle (7 rounds
+ * of 200: a stream's rate; 51 of 1: a launch alone). */
+template <class F> static double time_us(F f, int rounds, int per)
 {
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
     std::vector<double> r;
-    for (int rep = 0; rep < 7; rep++) {
+    for (int rep = 0; rep < rounds; rep++) {
         CK(cudaDeviceSynchronize());
         cudaEventRecord(a);
-        for (int i = 0; i < 200; i++) f();
+        for (int i = 0; i < per; i++) f();
         cudaEventRecord(b);
         CK(cudaEventSynchronize(b));
         float ms;
         cudaEventElapsedTime(&ms, a, b);
-        r.push_back(ms * 1e3 / 200);
+        r.push_back(ms * 1e3 / per);
     }
     std::sort(r.begin(), r.end());
     return r[r.size() / 2];
 }
-
-template <class F> static double alone_us(F f)
-{
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    std::vector<double> r;
-    for (int rep = 0; rep < 51; rep++) {
-        CK(cudaDeviceSynchronize());
-        cudaEventRecord(a);
-        f();
-        cudaEventRecord(b);
-        CK(cudaEventSynchronize(b));
-        float ms;
-        cudaEventElapsedTime(&ms, a, b);
-        r.push_back(ms * 1e3);
-    }
-    std::sort(r.begin(), r.end());
-    return r[r.size() / 2];
-}
+template <class F> static double stream_us(F f) { return time_us(f, 7, 200); }
+template <class F> static double alone_us(F f) { return time_us(f, 51, 1); }
 
 struct Bufs {
     int32_t *lens, *off32, *x, *y;
