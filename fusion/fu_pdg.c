@@ -490,6 +490,15 @@ static int params_from(const Node *prod, const Node *cons, Sym *out)
  * producer's elements at its own index only, over the producer's length. */
 static bool exact_pull(const Node *prod, const Node *cons, const LcuThunk *pull, int m);
 
+/* Is a consumer's size #p of one of the producer's outputs it reads (ps),
+ * or of the class of #v? */
+static bool size_is_len_of(Sizes *S, const Node *cons, const LcuArg *sz, int n, const Sym *ps, Sym v)
+{
+    if (sz->kind == LA_EXPR && sz->u.expr->kind == LE_LEN && in_list(n, ps, sz->u.expr->u.len.vec)) return true;
+    int c = node_size_class(S, cons, sz);
+    return c >= 0 && c == sizes_find(S, sizes_class(S, 1, v, 0));
+}
+
 static bool index_space_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons, bool exact)
 {
     Sym ps[64];
@@ -505,15 +514,7 @@ static bool index_space_rule(Fu *F, Sizes *S, const Node *prod, const Node *cons
     if (!thunk_reads_only_at_param(F, pull, n, ps, filtered)) return false;
     for (int i = 1; i < so->nargs - 1; i++)
         if (arg_reads_beyond_len(F, so->args[i], n, ps, filtered)) return false;
-    /* size: #p of a producer output, or the same class */
-    const LcuArg *sz = soac_size_arg(so);
-    bool size_ok = sz->kind == LA_EXPR && sz->u.expr->kind == LE_LEN && in_list(n, ps, sz->u.expr->u.len.vec);
-    if (!size_ok) {
-        int c = node_size_class(S, cons, sz);
-        int l = sizes_find(S, sizes_class(S, 1, prod->bind->vars[0], 0));
-        size_ok = c >= 0 && c == l;
-    }
-    if (!size_ok) return false;
+    if (!size_is_len_of(S, cons, soac_size_arg(so), n, ps, prod->bind->vars[0])) return false;
     return !exact || exact_pull(prod, cons, pull, prod->bind->nvars);
 }
 
@@ -649,10 +650,7 @@ static bool partition_map_rule(Fu *F, Sizes *S, const Node *prod, const Node *co
     }
     const LcuSoac *so = cons->k->binds[0]->soac;
     if (n == 0 || so->args[0]->kind != LA_THUNK || !thunk_reads_only_at_param(F, so->args[0]->u.thunk, n, ps, true)) return false;
-    const LcuArg *sz = soac_size_arg(so);
-    if (sz->kind == LA_EXPR && sz->u.expr->kind == LE_LEN && in_list(n, ps, sz->u.expr->u.len.vec)) return true;
-    int c = node_size_class(S, cons, sz);
-    return c >= 0 && c == sizes_find(S, sizes_class(S, 1, prod->bind->vars[part * ne], 0));
+    return size_is_len_of(S, cons, soac_size_arg(so), n, ps, prod->bind->vars[part * ne]);
 }
 
 static EdgeKind vertical_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
