@@ -1120,10 +1120,23 @@ static inline void nesl_cu_seg_lens(NeslRt *rt, const int32_t *pre, const int64_
  * A tile with a head publishes its aggregate as inclusive at once. ---- */
 template <class R> struct NeslSegV { R v; int head; };
 
+/* The segment of element i: the last g in [lo, hi) with o[g - base] <= i,
+ * given o[lo - base] <= i < o[hi - base] (or hi the last segment + 1), so
+ * a nonempty segment.  base: o holds the offsets from segment base on. */
+static __device__ __forceinline__ int64_t nesl_segid_search(const int64_t *o, int64_t base, int64_t lo, int64_t hi, int64_t i)
+{
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (o[mid - base] <= i) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* The last g in [lo, hi) with offs[g] <= i, given offs[lo] <= i, found by
  * a whole warp: each round its 32 lanes probe 32 evenly spaced offsets, so
  * 1e6 segments take 4 rounds of dependent loads where one thread's binary
- * search takes 20 (also segment ids, nesl_cuda_sd.cuh). */
+ * search takes 20 (these two also find segment ids, nesl_cuda_sd.cuh). */
 static __device__ __forceinline__ int64_t nesl_segid_search_warp(const int64_t *offs, int64_t lo, int64_t hi, int64_t i)
 {
     int lane = threadIdx.x & 31;
@@ -1144,15 +1157,8 @@ __global__ static void nesl_k_seg_first(const int64_t *offs, int64_t nsegs, int6
 {
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t T = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; T <= ntiles; T += stride) {
-        int64_t lo = T * tile, a = 0, b = nsegs - 1;
-        if (T > 0 && lo >= n) a = nsegs;
-        else if (T > 0)
-            while (a < b) {   /* the largest g with offs[g] <= lo */
-                int64_t m = a + (b - a + 1) / 2;
-                if (offs[m] <= lo) a = m;
-                else b = m - 1;
-            }
-        first[T] = a;
+        int64_t lo = T * tile;
+        first[T] = T == 0 ? 0 : lo >= n ? nsegs : nesl_segid_search(offs, 0, 0, nsegs, lo);
     }
 }
 

@@ -200,19 +200,8 @@ template <class F> static NeslSd *nesl_cu_map_sd(NeslRt *rt, const F &f, const N
     return s;
 }
 
-/* ---- segment ids: element i's segment, the last g with offs[g] <= i ---- */
-/* The segment of element i: the last g in [lo, hi) with o[g - base] <= i,
- * given o[lo - base] <= i < o[hi - base] (or hi the last segment + 1), so
- * a nonempty segment.  base: o holds the offsets from segment base on. */
-static __device__ __forceinline__ int64_t nesl_segid_search(const int64_t *o, int64_t base, int64_t lo, int64_t hi, int64_t i)
-{
-    while (hi - lo > 1) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (o[mid - base] <= i) lo = mid;
-        else hi = mid;
-    }
-    return lo;
-}
+/* ---- segment ids: element i's segment, the last g with offs[g] <= i
+ * (nesl_segid_search, nesl_segid_search_warp: nesl_cuda_scan.cuh) ---- */
 
 /* The ids of NESL_SEGID_RUN consecutive elements from i0 (a multiple of
  * NESL_SEGID_RUN), the first in segment g: one load per element that stays

@@ -445,19 +445,19 @@ unsigned *nesl_cu_counter(NeslRt *rt) { return rt->counter; }
  * that a later launch reads them as unwritten without a memset: zeroed
  * only when made (a larger block) and when the epochs run out.  One
  * stream: a launch never overlaps the one before. */
+static void epoch_zero(NeslRt *rt, DBuf *b)
+{
+    if (b->p) cu_queue(rt, cudaMemsetAsync(b->p, 0, class_size(b->cls), 0), "memset");
+}
+
 static void *epoch_block(NeslRt *rt, DBuf *b, size_t bytes)
 {
     if (!b->p || class_size(b->cls) < bytes) {
         cu_dev_put(rt, *b);
         *b = cu_dev_get(rt, bytes);
-        cu_queue(rt, cudaMemsetAsync(b->p, 0, class_size(b->cls), 0), "memset");
+        epoch_zero(rt, b);
     }
     return b->p;
-}
-
-static void epoch_zero(NeslRt *rt, DBuf *b)
-{
-    if (b->p) cu_queue(rt, cudaMemsetAsync(b->p, 0, class_size(b->cls), 0), "memset");
 }
 
 /* Look-back states: 2^30 epochs (a status word's upper 30 bits). */
