@@ -454,6 +454,7 @@ static __device__ void nesl_seg_plain(const P &p, B &buf, Item (&it)[IPT], typen
 
 template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MINB) nesl_k_scan(P p, int64_t n, NeslScanSt<P> st, int phase)
 {
+    NESL_PDL_WAIT();
     typedef typename P::Item Item;
     typedef typename P::V V;
     typedef typename P::Shape S;
@@ -565,6 +566,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 template <class P>
 __global__ void nesl_k_tile_prefix(P p, const typename P::V *agg, NeslOpt<typename P::V> *pre, int64_t ntiles)
 {
+    NESL_PDL_WAIT();
     typedef typename P::V V;
     NeslCombC<P> c = { &p };
     int64_t per = (ntiles + NESL_BLOCK - 1) / NESL_BLOCK, b = (int64_t)threadIdx.x * per;
@@ -594,6 +596,7 @@ __global__ void nesl_k_tile_prefix(P p, const typename P::V *agg, NeslOpt<typena
 #endif
 template <class P> __global__ void nesl_k_tile_red(P p, const typename P::V *agg, typename P::V *blk, int64_t ntiles)
 {
+    NESL_PDL_WAIT();
     typedef typename P::V V;
     NeslCombC<P> c = { &p };
     int64_t i = (int64_t)blockIdx.x * NESL_BLOCK + threadIdx.x;
@@ -607,6 +610,7 @@ template <class P> __global__ void nesl_k_tile_red(P p, const typename P::V *agg
 template <class P>
 __global__ void nesl_k_tile_apply(P p, const typename P::V *agg, const NeslOpt<typename P::V> *bpre, NeslOpt<typename P::V> *pre, int64_t ntiles)
 {
+    NESL_PDL_WAIT();
     typedef typename P::V V;
     NeslCombC<P> c = { &p };
     int64_t i = (int64_t)blockIdx.x * NESL_BLOCK + threadIdx.x;
@@ -623,15 +627,15 @@ static void nesl_cu_tile_prefix(NeslRt *rt, const P &p, const typename P::V *agg
 {
     typedef typename P::V V;
     if (ntiles <= NESL_TP_ONE) {
-        nesl_k_tile_prefix<P><<<1, NESL_BLOCK>>>(p, agg, pre, ntiles);
+        nesl_cu_launch(rt, nesl_k_tile_prefix<P>, 1, NESL_BLOCK, p, agg, pre, ntiles);
         return;
     }
     int64_t nb = (ntiles + NESL_BLOCK - 1) / NESL_BLOCK;
     V *blk = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)nb, false);
     NeslOpt<V> *bpre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)nb, false);
-    nesl_k_tile_red<P><<<(unsigned)nb, NESL_BLOCK>>>(p, agg, blk, ntiles);
-    nesl_k_tile_prefix<P><<<1, NESL_BLOCK>>>(p, blk, bpre, nb);
-    nesl_k_tile_apply<P><<<(unsigned)nb, NESL_BLOCK>>>(p, agg, bpre, pre, ntiles);
+    nesl_cu_launch(rt, nesl_k_tile_red<P>, (unsigned)nb, NESL_BLOCK, p, agg, blk, ntiles);
+    nesl_cu_launch(rt, nesl_k_tile_prefix<P>, 1, NESL_BLOCK, p, blk, bpre, nb);
+    nesl_cu_launch(rt, nesl_k_tile_apply<P>, (unsigned)nb, NESL_BLOCK, p, agg, bpre, pre, ntiles);
 }
 
 /* The tile states of a look-back over ntiles tiles: the runtime's, kept
@@ -670,11 +674,11 @@ template <int MODE, class P> static void nesl_cu_scan_run(NeslRt *rt, const P &p
         memset(&st, 0, sizeof st);
         st.agg = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
         st.pre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)ntiles, false);
-        nesl_k_scan<P><<<(unsigned)ntiles, SB>>>(p, n, st, NESL_PH_AGG);
+        nesl_cu_launch(rt, nesl_k_scan<P>, (unsigned)ntiles, SB, p, n, st, NESL_PH_AGG);
         nesl_cu_tile_prefix(rt, p, st.agg, st.pre, ntiles);
-        nesl_k_scan<P><<<(unsigned)ntiles, SB>>>(p, n, st, NESL_PH_APPLY);
+        nesl_cu_launch(rt, nesl_k_scan<P>, (unsigned)ntiles, SB, p, n, st, NESL_PH_APPLY);
     } else {
-        nesl_k_scan<P><<<(unsigned)ntiles, SB>>>(p, n, nesl_cu_lb_state<P>(rt, ntiles), NESL_PH_LOOKBACK);
+        nesl_cu_launch(rt, nesl_k_scan<P>, (unsigned)ntiles, SB, p, n, nesl_cu_lb_state<P>(rt, ntiles), NESL_PH_LOOKBACK);
     }
     nesl_cu_launched(rt, what);
 }
@@ -729,6 +733,7 @@ template <class S, class R> struct NeslScanP {
 /* Sequential SCAN for an operator that can fail or is not known associative. */
 template <class S, class R> __global__ void nesl_k_scan_seq(S s, int64_t n, R ident, NeslDErr *e)
 {
+    NESL_PDL_WAIT();
     R acc = ident;
     for (int64_t i = 0; i < n; i++) {
         R x = s.pull(i, e);
@@ -742,7 +747,7 @@ template <int MODE, class S, class R> static void nesl_cu_scan(NeslRt *rt, const
     if (n <= 0) return;
     NeslDErr *e = nesl_cu_derr(rt);
     if constexpr (MODE == NESL_SEQ) {
-        nesl_k_scan_seq<S, R><<<1, 1>>>(s, n, ident, e);
+        nesl_cu_launch(rt, nesl_k_scan_seq<S, R>, 1, 1, s, n, ident, e);
         nesl_cu_launched(rt, "SCAN");
     } else {
         NeslScanP<S, R> p = { s, ident, e };
@@ -812,6 +817,7 @@ static __device__ __forceinline__ unsigned nesl_filter_load_warp(const P &p, int
 
 template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MINB) nesl_k_filter(P p, int64_t n, NeslScanSt<P> st)
 {
+    NESL_PDL_WAIT();
     typedef typename P::Item Item;
     typedef typename P::Shape S;
     /* STAGE: the tile passes through shared memory (its words fit the
@@ -954,6 +960,7 @@ template <class T> using NeslFilterWsShape = NeslShape<T, NESL_FILTER_SB, NESL_F
 
 template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFilterWsShape<typename P::Item>::MINB) nesl_k_filter_ws(P p, int64_t n, int ntiles, NeslScanSt<P> st)
 {
+    NESL_PDL_WAIT();
     typedef typename P::Item Item;
     typedef NeslFilterWsShape<Item> S;
     enum { IPT = S::IPT, TILE = S::TILE, NW = S::NW, WT = 32 * S::IPT, SB = S::SB, ALL = S::SB + 32 };
@@ -1057,9 +1064,9 @@ template <bool PART, bool COUNTS, class S> static void nesl_cu_filter_launch(Nes
         const void *k = (const void *)nesl_k_filter_ws<P>;
         int64_t wtiles = (n + WS::TILE - 1) / WS::TILE;
         int64_t grid = nesl_cu_grid_threads(rt, k, WS::SB + 32, wtiles);
-        nesl_k_filter_ws<P><<<(unsigned)grid, WS::SB + 32>>>(p, n, (int)wtiles, nesl_cu_lb_state<P>(rt, wtiles, true));
+        nesl_cu_launch(rt, nesl_k_filter_ws<P>, (unsigned)grid, WS::SB + 32, p, n, (int)wtiles, nesl_cu_lb_state<P>(rt, wtiles, true));
     } else {
-        nesl_k_filter<P><<<(unsigned)ntiles, P::Shape::SB>>>(p, n, nesl_cu_lb_state<P>(rt, ntiles));
+        nesl_cu_launch(rt, nesl_k_filter<P>, (unsigned)ntiles, P::Shape::SB, p, n, nesl_cu_lb_state<P>(rt, ntiles));
     }
     nesl_cu_launched(rt, PART ? "PARTITION" : "FILTER");
 }
@@ -1094,6 +1101,7 @@ template <bool PART, class S> static NeslCount nesl_cu_filter_later(NeslRt *rt, 
  * kept counts pre[0..total]. */
 __global__ static void nesl_k_seg_lens(const int32_t *pre, const int64_t *offs, int64_t nsegs, int32_t *lt, int32_t *lf)
 {
+    NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < nsegs; g += stride) {
         int32_t k = pre[offs[g + 1]] - pre[offs[g]];
@@ -1106,7 +1114,7 @@ static inline void nesl_cu_seg_lens(NeslRt *rt, const int32_t *pre, const int64_
 {
     if (nsegs <= 0) return;
     int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_lens, (nsegs + NESL_BLOCK - 1) / NESL_BLOCK);
-    nesl_k_seg_lens<<<(unsigned)grid, NESL_BLOCK>>>(pre, offs, nsegs, lt, lf);
+    nesl_cu_launch(rt, nesl_k_seg_lens, (unsigned)grid, NESL_BLOCK, pre, offs, nsegs, lt, lf);
     nesl_cu_launched(rt, "SEG_FILTER");
 }
 
@@ -1155,6 +1163,7 @@ static __device__ __forceinline__ int64_t nesl_segid_search_warp(const int64_t *
  * for grids of more than NESL_SEG_FIRST_INLINE tiles (NeslSegP::begin). */
 __global__ static void nesl_k_seg_first(const int64_t *offs, int64_t nsegs, int64_t n, int64_t tile, int64_t ntiles, int64_t *first)
 {
+    NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t T = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; T <= ntiles; T += stride) {
         int64_t lo = T * tile;
@@ -1273,6 +1282,7 @@ template <class S, class R> struct NeslSegP {
 template <class S, class R>
 __global__ void nesl_k_seg_pieces(NeslSegP<S, R> p, const NeslOpt<NeslSegV<R> > *pre, int64_t n, int64_t tile, int64_t ntiles)
 {
+    NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t T = 1 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; T < ntiles; T += stride) {
         int64_t lo = T * tile, hi = lo + tile < n ? lo + tile : n, g = p.first[T];
@@ -1284,6 +1294,7 @@ __global__ void nesl_k_seg_pieces(NeslSegP<S, R> p, const NeslOpt<NeslSegV<R> > 
 /* Empty segments reduce to the identity (SEG_REDUCE of no elements). */
 template <class S, class R> __global__ void nesl_k_seg_fill(S s, int64_t nsegs, R ident)
 {
+    NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < nsegs; g += stride) s.store(g, ident);
 }
@@ -1293,6 +1304,7 @@ template <class S, class R> __global__ void nesl_k_seg_fill(S s, int64_t nsegs, 
 template <class S, class R>
 __global__ void nesl_k_seg_seq(S s, int64_t nsegs, const int64_t *offs, R ident, bool scan, NeslDErr *e)
 {
+    NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < nsegs; g += stride) {
         R acc = ident;
@@ -1312,7 +1324,7 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     if (n <= 0) {
         if (!scan) {
             int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_fill<S, R>, (nsegs + NESL_BLOCK - 1) / NESL_BLOCK);
-            nesl_k_seg_fill<S, R><<<(unsigned)grid, NESL_BLOCK>>>(s, nsegs, ident);
+            nesl_cu_launch(rt, nesl_k_seg_fill<S, R>, (unsigned)grid, NESL_BLOCK, s, nsegs, ident);
             nesl_cu_launched(rt, what);
         }
         return;
@@ -1323,7 +1335,7 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     bool find = ntiles <= NESL_SEG_FIRST_INLINE;
     if (!find) {
         int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_first, (ntiles + NESL_BLOCK) / NESL_BLOCK);
-        nesl_k_seg_first<<<(unsigned)grid, NESL_BLOCK>>>(offs, nsegs, n, TILE, ntiles, first);
+        nesl_cu_launch(rt, nesl_k_seg_first, (unsigned)grid, NESL_BLOCK, offs, nsegs, n, TILE, ntiles, first);
         nesl_cu_launched(rt, what);
     }
     NeslSegP<S, R> p = { s, ident, e, offs, nsegs, first, NULL, scan, find };
@@ -1341,7 +1353,7 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     st.agg = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
     st.pre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)ntiles, false);
     p.piece = (R *)nesl_cu_tmp(rt, sizeof(R) * (size_t)ntiles, false);
-    nesl_k_scan<NeslSegP<S, R> ><<<(unsigned)ntiles, SB>>>(p, n, st, NESL_PH_PIECES);
+    nesl_cu_launch(rt, nesl_k_scan<NeslSegP<S, R> >, (unsigned)ntiles, SB, p, n, st, NESL_PH_PIECES);
     nesl_cu_launched(rt, what);
     if (ntiles < 2) return;
 #ifdef NESL_SEG_NO_PIECES
@@ -1349,7 +1361,7 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
 #endif
     nesl_cu_tile_prefix(rt, p, st.agg, st.pre, ntiles);
     int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_pieces<S, R>, (ntiles + NESL_BLOCK - 1) / NESL_BLOCK);
-    nesl_k_seg_pieces<S, R><<<(unsigned)grid, NESL_BLOCK>>>(p, st.pre, n, TILE, ntiles);
+    nesl_cu_launch(rt, nesl_k_seg_pieces<S, R>, (unsigned)grid, NESL_BLOCK, p, st.pre, n, TILE, ntiles);
     nesl_cu_launched(rt, what);
 }
 
@@ -1361,7 +1373,7 @@ static void nesl_cu_seg_fold(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, c
     if (nsegs <= 0) return;
     if constexpr (MODE == NESL_SEQ) {
         int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_seq<S, R>, (nsegs + NESL_BLOCK - 1) / NESL_BLOCK);
-        nesl_k_seg_seq<S, R><<<(unsigned)grid, NESL_BLOCK>>>(s, nsegs, offs, ident, scan, e);
+        nesl_cu_launch(rt, nesl_k_seg_seq<S, R>, (unsigned)grid, NESL_BLOCK, s, nsegs, offs, ident, scan, e);
         nesl_cu_launched(rt, what);
     } else {
         nesl_cu_seg_par<MODE>(rt, s, n, nsegs, offs, ident, scan, e, what);

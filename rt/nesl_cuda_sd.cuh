@@ -79,6 +79,7 @@ template <class V> struct NeslSdSmall {
 
 template <class P> __global__ void nesl_k_sd_small(P p)
 {
+    NESL_PDL_WAIT();
     typedef decltype(p.pull(0, 0)) V;
     typedef NeslSdSmall<V> S;
     __shared__ V buf[S::SLOTS];
@@ -127,7 +128,7 @@ template <class P> static void nesl_cu_sd_scan_p(NeslRt *rt, const P &p)
 {
     typedef decltype(p.pull(0, 0)) V;
     if (p.n() <= NeslSdSmall<V>::N) {
-        nesl_k_sd_small<P><<<1, NESL_BLOCK>>>(p);
+        nesl_cu_launch(rt, nesl_k_sd_small<P>, 1, NESL_BLOCK, p);
         nesl_cu_launched(rt, "segment offsets");
         return;
     }
@@ -235,6 +236,7 @@ static __device__ __forceinline__ void nesl_segid_run(const int64_t *o, int64_t 
 #define NESL_SEGID_TILE (NESL_BLOCK * NESL_SEGID_RUN)
 template <class B> __global__ void nesl_k_seg_tiles(const int64_t *offs, int64_t nsegs, int64_t total, B body)
 {
+    NESL_PDL_WAIT();
     __shared__ int64_t so[NESL_SEGID_TILE];
     __shared__ __align__(16) int32_t sid[NESL_SEGID_TILE];
     __shared__ int64_t gs, ge;
@@ -317,6 +319,7 @@ template <class F> struct NeslMapSegRun {
 
 template <class F> __global__ void nesl_k_map_seg_uniform(F f, int64_t n, int32_t l, NeslDErr *e)
 {
+    NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         f.store(i, f.pull(i, (int32_t)(i / l), e));
@@ -333,11 +336,11 @@ template <class F> static void nesl_cu_map_seg(NeslRt *rt, const F &f, int64_t n
     NeslDErr *e = nesl_cu_derr(rt);
     if (l > 0) {
         const void *k = (const void *)nesl_k_map_seg_uniform<F>;
-        nesl_k_map_seg_uniform<F><<<(unsigned)nesl_cu_grid(rt, k, (n + NESL_BLOCK - 1) / NESL_BLOCK), NESL_BLOCK>>>(f, n, l, e);
+        nesl_cu_launch(rt, nesl_k_map_seg_uniform<F>, (unsigned)nesl_cu_grid(rt, k, (n + NESL_BLOCK - 1) / NESL_BLOCK), NESL_BLOCK, f, n, l, e);
     } else {
         const void *k = (const void *)nesl_k_seg_tiles<NeslMapSegRun<F>>;
-        nesl_k_seg_tiles<NeslMapSegRun<F>><<<(unsigned)nesl_cu_grid(rt, k, (n + NESL_SEGID_TILE - 1) / NESL_SEGID_TILE), NESL_BLOCK>>>(
-            offs, nsegs, n, NeslMapSegRun<F>{ f, e });
+        nesl_cu_launch(rt, nesl_k_seg_tiles<NeslMapSegRun<F>>, (unsigned)nesl_cu_grid(rt, k, (n + NESL_SEGID_TILE - 1) / NESL_SEGID_TILE), NESL_BLOCK,
+                       offs, nsegs, n, NeslMapSegRun<F>{ f, e });
     }
     nesl_cu_launched(rt, "MAP");
 }

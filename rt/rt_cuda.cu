@@ -284,6 +284,7 @@ typedef struct SmallBytes { unsigned char b[SMALL_H2D]; } SmallBytes;
 
 __global__ static void k_small_copy(unsigned char *dst, SmallBytes src, int n)
 {
+    NESL_PDL_WAIT();
     if ((int)threadIdx.x < n) dst[threadIdx.x] = src.b[threadIdx.x];
 }
 
@@ -294,7 +295,7 @@ NeslVec *nesl_vec_from_host(NeslRt *rt, NeslBase b, int64_t len, const void *dat
     if (bytes > 0 && bytes <= SMALL_H2D) {
         SmallBytes s;
         memcpy(s.b, data, bytes);
-        k_small_copy<<<1, SMALL_H2D>>>((unsigned char *)v->data, s, (int)bytes);
+        nesl_cu_launch(rt, k_small_copy, 1, SMALL_H2D, (unsigned char *)v->data, s, (int)bytes);
         nesl_cu_launched(rt, "copy to the device");
     } else if (bytes) {
         cu_queue(rt, cudaMemcpy(v->data, data, bytes, cudaMemcpyHostToDevice), "copy to the device");
@@ -441,6 +442,8 @@ NeslDErr *nesl_cu_derr(NeslRt *rt)
 
 unsigned *nesl_cu_counter(NeslRt *rt) { return rt->counter; }
 
+int nesl_cu_pdl_arch(NeslRt *rt) { return rt->pdl_arch; }
+
 /* Blocks whose words carry the epoch of the launch that wrote them, so
  * that a later launch reads them as unwritten without a memset: zeroed
  * only when made (a larger block) and when the epochs run out.  One
@@ -564,6 +567,8 @@ NeslRt *nesl_rt_new(int argc, char **argv, int nsites, const char *const *sites)
     cu_ck(rt, cudaGetDevice(&dev), "finding a GPU");
     cu_ck(rt, cudaGetDeviceProperties(&prop, dev), "finding a GPU");
     rt->nsm = prop.multiProcessorCount;
+    const char *pdl = getenv("NESL_CU_PDL");
+    rt->pdl_arch = prop.major >= 9 && !(pdl && !strcmp(pdl, "0")) ? prop.major * 100 + prop.minor * 10 : 0;
     const char *prof = getenv("NESL_CU_PROFILE");
     rt->prof = prof && *prof && strcmp(prof, "0");
     rt->t_start = rt->t_last = nesl_clock();

@@ -100,6 +100,7 @@ struct NeslRt {
     DBuf perm_win;           /* PERMUTE's winners (nesl_cu_perm_win) */
     unsigned perm_epoch;
     int nsm;
+    int pdl_arch;            /* nesl_cu_pdl_arch: 0, or the device's architecture */
     cudaEvent_t ev_start, ev_stop;   /* nesl_timer_*, made at first use */
     bool ev_made;
     /* While a form is timed, each wait for a result first records ev_wait;

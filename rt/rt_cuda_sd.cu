@@ -54,6 +54,7 @@ int64_t cu_grid_for(NeslRt *rt, const void *k, int64_t n)
 /* dist_sd's descriptor: every length l, offsets g * l. */
 __global__ static void k_dist_sd(int32_t l, int64_t n, int32_t *lens, int64_t *offs)
 {
+    NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
         if (g < n) lens[g] = l;
@@ -63,6 +64,7 @@ __global__ static void k_dist_sd(int32_t l, int64_t n, int32_t *lens, int64_t *o
 
 __global__ static void k_segids_uniform(int32_t l, int64_t total, int32_t *ids)
 {
+    NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += stride)
         ids[i] = nesl_div_in((int32_t)i, l);
@@ -179,12 +181,12 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
         nesl_sd_total(rt, cs);
         s->ids = cu_dev_get(rt, sizeof(int32_t) * (size_t)s->total);
         if (s->total > 0 && s->ulen > 0) {   /* arithmetic: a dist_sd stays unfilled */
-            k_segids_uniform<<<(unsigned)cu_grid_for(rt, (const void *)k_segids_uniform, s->total), NESL_BLOCK>>>(s->ulen, s->total, (int32_t *)s->ids.p);
+            nesl_cu_launch(rt, k_segids_uniform, (unsigned)cu_grid_for(rt, (const void *)k_segids_uniform, s->total), NESL_BLOCK, s->ulen, s->total, (int32_t *)s->ids.p);
             nesl_cu_launched(rt, "segment ids");
         } else if (s->total > 0) {
             const int64_t *o = nesl_sd_offs(rt, cs);
             const void *k = (const void *)nesl_k_seg_tiles<SegidsStore>;
-            nesl_k_seg_tiles<SegidsStore><<<(unsigned)nesl_cu_grid(rt, k, (s->total + NESL_SEGID_TILE - 1) / NESL_SEGID_TILE), NESL_BLOCK>>>(
+            nesl_cu_launch(rt, nesl_k_seg_tiles<SegidsStore>, (unsigned)nesl_cu_grid(rt, k, (s->total + NESL_SEGID_TILE - 1) / NESL_SEGID_TILE), NESL_BLOCK,
                 o, s->s.nsegs, s->total, SegidsStore{ (int32_t *)s->ids.p });
             nesl_cu_launched(rt, "segment ids");
         }
@@ -289,7 +291,7 @@ static void sd_fill(NeslRt *rt, CuSd *s)
     s->unfilled = false;
     int64_t n = s->s.nsegs;
     s->offs = cu_dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
-    k_dist_sd<<<(unsigned)cu_grid_for(rt, (const void *)k_dist_sd, n + 1), NESL_BLOCK>>>(s->ulen, n, s->s.lens, (int64_t *)s->offs.p);
+    nesl_cu_launch(rt, k_dist_sd, (unsigned)cu_grid_for(rt, (const void *)k_dist_sd, n + 1), NESL_BLOCK, s->ulen, n, s->s.lens, (int64_t *)s->offs.p);
     nesl_cu_launched(rt, "segment descriptor");
 }
 
@@ -302,6 +304,7 @@ NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s)
 
 __global__ static void k_to_int(const int64_t *o, int64_t n, int32_t *d)
 {
+    NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < n; g += stride) d[g] = (int32_t)o[g];
 }
@@ -314,7 +317,7 @@ NeslVec *nesl_offsets(NeslRt *rt, NeslSd *cs)
         return cu_vec_adopt(rt, NESL_INT, cs->nsegs, cu_dev_share(rt, &s->offs32));
     NeslVec *v = nesl_vec_new(rt, NESL_INT, cs->nsegs);
     if (cs->nsegs > 0) {
-        k_to_int<<<(unsigned)cu_grid_for(rt, (const void *)k_to_int, cs->nsegs), NESL_BLOCK>>>(o, cs->nsegs, (int32_t *)v->data);
+        nesl_cu_launch(rt, k_to_int, (unsigned)cu_grid_for(rt, (const void *)k_to_int, cs->nsegs), NESL_BLOCK, o, cs->nsegs, (int32_t *)v->data);
         nesl_cu_launched(rt, "offsets");
     }
     return v;
