@@ -246,6 +246,17 @@ Sym fl_count_true(Fl *F, Sym flags)
     return fl_emit(F, T_int(F), X_soac(F, LS_REDUCE, 4, as));
 }
 
+/* The sum of v[i] where flags[i]: a REDUCE of the same size as
+ * fl_count_true's, which fusion tuples with it (one launch, one wait). */
+Sym fl_sum_where(Fl *F, Sym flags, Sym v)
+{
+    Sym i = fl_fresh(F, "i");
+    LcuExpr *term = X_bin(F, LOP_MUL, X_call1(F, "btoi", X_idx(F, flags, X_var(F, i))), X_idx(F, v, X_var(F, i)));
+    LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, term)), A_expr(F, X_int(F, 0)), A_thunk(F, monoid(F, LOP_ADD, NULL)),
+                      A_expr(F, X_len(F, flags)) };
+    return fl_emit(F, T_int(F), X_soac(F, LS_REDUCE, 4, as));
+}
+
 void fl_partition_index(Fl *F, Sym flags, LcuExpr *n, Sym *idx_t, Sym *idx_f)
 {
     Sym i = fl_fresh(F, "i"), j = fl_fresh(F, "j");

@@ -400,16 +400,7 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
      * runs on the context as it is: no packing, no combining. */
     Sym flags = c.c[0];
     LcuExpr *N = X_var(F, cx->count);
-    Sym nt = fl_count_true(F, flags);
-    Sym ne = fl_emit(F, T_int(F), X_bin(F, LOP_SUB, N, X_var(F, nt)));
-    Sym mixed = fl_emit(F, T_bool(F), X_bin(F, LOP_AND, X_bin(F, LOP_NE, X_var(F, nt), X_int(F, 0)),
-                                                  X_bin(F, LOP_NE, X_var(F, ne), X_int(F, 0))));
-    /* Pack the context of both branches in one conditional: the partition
-     * index and the gather of every lifted free variable of either branch.
-     * One control region, so fusion can merge the gathers of equal size
-     * (one if per variable made one region, and one launch, each). */
     Expr *br[2] = { e->b, e->c };
-    Sym cnt[2] = { nt, ne };
     BSet fv[2];
     int n = 2;                   /* components of the packed tuple */
     for (int k = 0; k < 2; k++) {
@@ -419,6 +410,32 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
             if (v && v->lifted) n += v->via ? 1 : v->n;
         }
     }
+    Sym nt = fl_count_true(F, flags);
+    /* The then side's total of each lifted sequence variable (the lengths
+     * where flags holds), summed by REDUCEs of nt's size that fusion tuples
+     * with nt's: the packed sequences' descriptors get their totals from
+     * them (the else side's by subtraction) instead of a wait for their
+     * scans after the partition (quicksort: one wait a recursion level). */
+    Sym *tsum[2];
+    for (int k = 0; k < 2; k++) {
+        tsum[k] = arena_alloc(F->a, sizeof(Sym) * (size_t)(fv[k].v.len + 1));
+        for (int i = 0; i < fv[k].v.len; i++) {
+            const FVal *v = env_find(cx->env, fv[k].v.items[i]);
+            tsum[k][i] = 0;
+            if (!v || !v->lifted || v->via || type_prune(v->type)->kind != TY_SEQ) continue;
+            for (int j = 0; k == 1 && j < fv[0].v.len; j++)
+                if (fv[0].v.items[j] == fv[1].v.items[i]) tsum[1][i] = tsum[0][j];
+            if (!tsum[k][i]) tsum[k][i] = fl_sum_where(F, flags, fl_sd_lengths(F, v->c[0]));
+        }
+    }
+    Sym ne = fl_emit(F, T_int(F), X_bin(F, LOP_SUB, N, X_var(F, nt)));
+    Sym mixed = fl_emit(F, T_bool(F), X_bin(F, LOP_AND, X_bin(F, LOP_NE, X_var(F, nt), X_int(F, 0)),
+                                                  X_bin(F, LOP_NE, X_var(F, ne), X_int(F, 0))));
+    /* Pack the context of both branches in one conditional: the partition
+     * index and the gather of every lifted free variable of either branch.
+     * One control region, so fusion can merge the gathers of equal size
+     * (one if per variable made one region, and one launch, each). */
+    Sym cnt[2] = { nt, ne };
     const LcuType **tys = arena_alloc(F->a, sizeof *tys * (size_t)n);
     Sym *thn = arena_alloc(F->a, sizeof *thn * (size_t)n), *els = arena_alloc(F->a, sizeof *els * (size_t)n);
     int nthen = 2, nelse = 0;
@@ -444,7 +461,12 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
             for (int j = 0; k == 1 && j < fv[0].v.len; j++)
                 if (fv[0].v.items[j] == fv[1].v.items[i] && at0[j] >= 0) rest = thn + at0[j];
             if (k == 0) at0[i] = nthen;
-            FVal g = rest ? rep_gather_rest_in(F, v->type, v->c, thn[k], rest) : rep_gather_in(F, v->type, v->c, thn[k]);
+            Sym tot = 0;   /* the packed outer sequence's total, where known */
+            if (tsum[k][i] && k == 0) tot = tsum[k][i];
+            else if (tsum[k][i] && !rest)
+                tot = fl_emit(F, T_int(F), X_bin(F, LOP_SUB, X_var(F, fl_sd_total(F, v->c[0])), X_var(F, tsum[k][i])));
+            FVal g = tot ? rep_gather_total_in(F, v->type, v->c, thn[k], tot)
+                   : rest ? rep_gather_rest_in(F, v->type, v->c, thn[k], rest) : rep_gather_in(F, v->type, v->c, thn[k]);
             for (int j = 0; j < g.n; j++) { tys[nthen] = g.t[j]; thn[nthen++] = g.c[j]; }
         }
     LcuExpr *pb = fl_block_pop(F, X_rest(F, nthen, thn));

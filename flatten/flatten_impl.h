@@ -128,6 +128,7 @@ Sym fl_seg_sum_int(Fl *F, Sym sd, Sym v);                       /* per segment *
 Sym fl_seg_count_true(Fl *F, Sym sd, Sym flags);                /* per segment */
 Sym fl_empty(Fl *F, LcuBase b);                                 /* a vector of length 0 */
 Sym fl_count_true(Fl *F, Sym flags);                            /* int */
+Sym fl_sum_where(Fl *F, Sym flags, Sym v);                      /* int: sum of v[i] where flags[i] */
 /* Indices i with flags[i] (and those without). */
 void fl_partition_index(Fl *F, Sym flags, LcuExpr *n, Sym *idx_t, Sym *idx_f);
 Sym fl_filter_index(Fl *F, Sym flags, LcuExpr *n);
@@ -170,6 +171,9 @@ FVal rep_permute_in(Fl *F, Type *t, const Sym *c, Sym idx);       /* ... idx a p
 /* ... idx the positions another gather (its components rest) left out:
  * totals are what rest's leave */
 FVal rep_gather_rest_in(Fl *F, Type *t, const Sym *c, Sym idx, const Sym *rest);
+/* ... an outer sequence's new total known (a CPU int variable): its
+ * descriptor is made with it, so nothing waits for its scan */
+FVal rep_gather_total_in(Fl *F, Type *t, const Sym *c, Sym idx, Sym total);
 bool rep_filter_flat(Fl *F, Type *t, const Sym *c, Sym flags, LcuExpr *n, FVal *out);
 FVal rep_concat(Fl *F, Type *t, const Sym *c1, LcuExpr *n1, const Sym *c2, LcuExpr *n2);
 FVal rep_empty(Fl *F, Type *t, bool lifted);

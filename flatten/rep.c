@@ -98,7 +98,8 @@ LcuExpr *fv_count(Fl *F, FVal seq)
  * index of its data is a permutation too).  rest: the components of c
  * gathered by the positions idx does not hold (the other side of a
  * partition), so each nested descriptor's total is what rest's leaves. */
-static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool inrange, bool perm, const Sym *rest)
+/* total: the outer sequence's new total where known (else 0) */
+static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool inrange, bool perm, const Sym *rest, Sym total)
 {
     t = type_prune(t);
     switch (t->kind) {
@@ -109,7 +110,7 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
         Type **ps;
         int np = parts(F, t, &ps), off = 0;
         for (int i = 0; i < np; i++) {
-            gather_into(F, ps[i], c + off, idx, out + off, inrange, perm, rest ? rest + off : NULL);
+            gather_into(F, ps[i], c + off, idx, out + off, inrange, perm, rest ? rest + off : NULL, 0);
             off += fv_arity(ps[i], true);
         }
         return;
@@ -120,7 +121,8 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
         Sym offs = fl_sd_offsets(F, sd);
         Sym nl = fl_gather_as(F, LB_INT, lens, idx, inrange);
         Sym nsd;
-        if (perm) nsd = fl_make_sd_total(F, nl, X_var(F, fl_sd_total(F, sd)));
+        if (total) nsd = fl_make_sd_total(F, nl, X_var(F, total));
+        else if (perm) nsd = fl_make_sd_total(F, nl, X_var(F, fl_sd_total(F, sd)));
         else if (rest) nsd = fl_make_sd_total(F, nl, X_bin(F, LOP_SUB, X_var(F, fl_sd_total(F, sd)), X_var(F, fl_sd_total(F, rest[0]))));
         else nsd = fl_make_sd(F, nl);
         Sym noffs = fl_sd_offsets(F, nsd);
@@ -132,7 +134,7 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
                               X_bin(F, LOP_SUB, X_var(F, p), X_idx_in(F, noffs, X_idx(F, nsid, X_var(F, p)))));
         Sym iidx = fl_map(F, LB_INT, p, body, X_len(F, nsid));
         out[0] = nsd;
-        gather_into(F, t->elem, c + 1, iidx, out + 1, inrange, perm, rest ? rest + 1 : NULL);
+        gather_into(F, t->elem, c + 1, iidx, out + 1, inrange, perm, rest ? rest + 1 : NULL, 0);
         return;
     }
     case TY_FUNID: case TY_VAR:
@@ -141,20 +143,25 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
     ICE("flatten: gather over a bad type");
 }
 
-static FVal gather(Fl *F, Type *t, const Sym *c, Sym idx, bool inrange, bool perm, const Sym *rest)
+static FVal gather(Fl *F, Type *t, const Sym *c, Sym idx, bool inrange, bool perm, const Sym *rest, Sym total)
 {
     int n = fv_arity(t, true);
     Sym *out = arena_alloc(F->a, sizeof *out * (size_t)(n ? n : 1));
-    gather_into(F, t, c, idx, out, inrange, perm, rest);
+    gather_into(F, t, c, idx, out, inrange, perm, rest, total);
     return fv_make(F, t, true, n, out);
 }
 
-FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, false, false, NULL); }
-FVal rep_gather_in(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, true, false, NULL); }
-FVal rep_permute_in(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, true, true, NULL); }
+FVal rep_gather(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, false, false, NULL, 0); }
+FVal rep_gather_in(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, true, false, NULL, 0); }
+FVal rep_permute_in(Fl *F, Type *t, const Sym *c, Sym idx) { return gather(F, t, c, idx, true, true, NULL, 0); }
 FVal rep_gather_rest_in(Fl *F, Type *t, const Sym *c, Sym idx, const Sym *rest)
 {
-    return gather(F, t, c, idx, true, false, rest);
+    return gather(F, t, c, idx, true, false, rest, 0);
+}
+FVal rep_gather_total_in(Fl *F, Type *t, const Sym *c, Sym idx, Sym total)
+{
+    if (type_prune(t)->kind != TY_SEQ) ICE("flatten: a known total for a gather of a non-sequence");
+    return gather(F, t, c, idx, true, false, NULL, total);
 }
 
 /* ---- filter: the elements where flags holds, for values without
