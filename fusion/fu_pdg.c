@@ -633,7 +633,8 @@ static EdgeKind map_reads(Fu *F, Sizes *S, const Node *p, const Node *c, bool vi
 static bool kept_reads(Fu *F, const Node *prod, const Node *cons)
 {
     const LcuExpr *kept = cons->k->binds[0]->soac->kept;
-    if (!kept || cons->k->nparams > 64) return kept != NULL;
+    if (!kept) return false;
+    if (cons->k->nparams > 64) return true;   /* (params_from's limit: assume it does) */
     Sym ps[64];
     int n = params_from(prod, cons, ps);
     for (int i = 0; i < n; i++) if (fu_mentions(F, kept, ps[i])) return true;

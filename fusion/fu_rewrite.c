@@ -405,7 +405,8 @@ static LcuKBind *filter_filter(Rw *R, const LcuKBind *A, const LcuKBind *B)
     args[2] = A->soac->args[2];
     LcuKBind *nb = arena_alloc(R->F->a, sizeof *nb);
     *nb = *B;
-    /* no kept: the conjunction keeps fewer than either count */
+    /* no kept: the conjunction does not keep A's count (it keeps B's,
+     * which is dropped too, simply: the flattener gives no FILTER one) */
     nb->soac = lcu_soac(R->F->a, B->soac->span, A->soac->kind, 3, args);
     return nb;
 }
