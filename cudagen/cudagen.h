@@ -188,6 +188,8 @@ typedef struct SoacGen {
     ThunkGen aux;              /* index (PERMUTE), predicate (FILTER, PARTITION) or operator (REDUCE, SCAN) */
     CExpr **ident;             /* REDUCE, SCAN: the identity, n components */
     CExpr *size;               /* int64 name: the index-space size (SEG_: the total) */
+    CExpr *kept;               /* FILTER, PARTITION: int64 name of the count kept as given
+                                  (LcuSoac.kept: a fact to check, never to trust), or NULL */
     const CVal *sd;            /* SEG_: the segment descriptor */
     const GenRange *range;     /* non-SEG: vectors whose length is the size, if known */
     CExpr *rt;                 /* the NeslRt * */

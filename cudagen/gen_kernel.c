@@ -80,15 +80,20 @@ static bool reads(const LcuExpr *e, Sym x)
     return true;
 }
 
+/* Does SOAC s read x (in an argument or its kept)? */
+static bool soac_reads(const LcuSoac *s, Sym x)
+{
+    for (int j = 0; j < s->nargs; j++) {
+        const LcuArg *a = s->args[j];
+        if (reads(a->kind == LA_THUNK ? a->u.thunk->body : a->u.expr, x)) return true;
+    }
+    return s->kept && reads(s->kept, x);
+}
+
 static bool kernel_reads(const LcuKernel *k, Sym x)
 {
-    for (int i = 0; i < k->nbinds; i++) {
-        const LcuSoac *s = k->binds[i]->soac;
-        for (int j = 0; j < s->nargs; j++) {
-            const LcuArg *a = s->args[j];
-            if (reads(a->kind == LA_THUNK ? a->u.thunk->body : a->u.expr, x)) return true;
-        }
-    }
+    for (int i = 0; i < k->nbinds; i++)
+        if (soac_reads(k->binds[i]->soac, x)) return true;
     return false;
 }
 
@@ -195,6 +200,12 @@ static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
         break;
     case LS_FILTER: case LS_PARTITION: case LS_SEG_FILTER: case LS_SEG_PARTITION:
         sg.aux = thunk_gen(kc, s, 1, NULL);
+        /* on the host like the size (over the kernel's parameters, lcu.h) */
+        if (s->kept) {
+            const char *gv = gen_fresh(g, "given");
+            cs_decl(a, blk, "int64_t", gv, gen_expr(g, kc->env, &sg.herr, s->kept, blk)[0]);
+            sg.kept = cx_name(a, gv);
+        }
         break;
     case LS_REDUCE: case LS_SCAN: case LS_SEG_REDUCE: case LS_SEG_SCAN: {
         sg.aux = thunk_gen(kc, s, 2, NULL);
@@ -252,10 +263,7 @@ static void gen_soac(Gen *g, KCtx *kc, const LcuKBind *b)
 static bool bind_reads(const LcuKBind *b, const LcuKBind *c)
 {
     for (int v = 0; v < c->nvars; v++)
-        for (int j = 0; j < b->soac->nargs; j++) {
-            const LcuArg *a = b->soac->args[j];
-            if (reads(a->kind == LA_THUNK ? a->u.thunk->body : a->u.expr, c->vars[v])) return true;
-        }
+        if (soac_reads(b->soac, c->vars[v])) return true;
     return false;
 }
 

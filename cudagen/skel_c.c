@@ -266,6 +266,12 @@ static void filter(Gen *g, SoacGen *s, bool part, bool seg)
     CExpr *t = sk_var(g, sc, "int64_t", "t", cx_index(a, cnt, b));
     cs_assign(a, sc, cx_index(a, cnt, b), kept);
     cs_add_assign(a, sc, kept, t);
+    if (s->kept && !seg) {   /* the flattener's count (LcuSoac.kept): checked, a difference is its bug */
+        CBlock *bad = cb_new(a);
+        const char *name = part ? "PARTITION" : "FILTER";
+        cs_expr(a, bad, cx_calln(a, "nesl_kept_differs", 4, s->rt, cx_str(a, name, (int)strlen(name)), kept, s->kept));
+        cs_if(a, blk, cx_bin(a, CB_NE, kept, s->kept), bad, NULL);
+    }
     CExpr *dt[n], *df[n], *nf = NULL;
     const CVal *sdt = NULL, *sdf = NULL;
     for (int k = 0; k < n; k++) s->out[k] = sk_out_vec(g, s, s->tau[k], kept, false, &dt[k]);

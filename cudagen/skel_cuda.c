@@ -684,10 +684,15 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
     }
     static const char *const fn[2][2] = { { "nesl_cu_filter<false>", "nesl_cu_filter<false, true>" },
                                           { "nesl_cu_filter<true>", "nesl_cu_filter<true, true>" } };
-    /* in a group (g->counts_later), the count is read after the group's
-     * last launch, and the lengths set then */
+    /* the count given (LcuSoac.kept): no wait, the lengths set from it at
+     * once, the count checked at the next wait (nesl_cu_filter_kept); in a
+     * group (g->counts_later), the count is read after the group's last
+     * launch, and the lengths set then */
     CBlock *after = blk;
-    if (g->counts_later && !seg) {
+    if (s->kept && !seg) {
+        cs_assign(a, blk, kept, s->kept);
+        cs_expr(a, blk, cx_calln(a, part ? "nesl_cu_filter_kept<true>" : "nesl_cu_filter_kept<false>", 4, s->rt, capture(&f), s->size, s->kept));
+    } else if (g->counts_later && !seg) {
         CExpr *c = sk_var(g, blk, "NeslCount", "cnt",
                           cx_calln(a, part ? "nesl_cu_filter_later<true>" : "nesl_cu_filter_later<false>", 3, s->rt, capture(&f), s->size));
         after = g->counts_later;

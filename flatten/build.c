@@ -257,13 +257,15 @@ Sym fl_sum_where(Fl *F, Sym flags, Sym v)
     return fl_emit(F, T_int(F), X_soac(F, LS_REDUCE, 4, as));
 }
 
-void fl_partition_index(Fl *F, Sym flags, LcuExpr *n, Sym *idx_t, Sym *idx_f)
+void fl_partition_index(Fl *F, Sym flags, LcuExpr *n, Sym nt, Sym *idx_t, Sym *idx_f)
 {
     Sym i = fl_fresh(F, "i"), j = fl_fresh(F, "j");
     LcuArg *as[3] = { A_thunk(F, fl_thunk1(F, i, X_var(F, i))),
                       A_thunk(F, fl_thunk1(F, j, X_idx(F, flags, X_var(F, j)))), A_expr(F, n) };
     const LcuType *ts[2] = { T_vec(F, LB_INT), T_vec(F, LB_INT) };
-    Sym *r = fl_emit_tuple(F, 2, ts, X_soac(F, LS_PARTITION, 3, as));
+    LcuExpr *part = X_soac(F, LS_PARTITION, 3, as);
+    part->u.soac->kept = X_var(F, nt);
+    Sym *r = fl_emit_tuple(F, 2, ts, part);
     *idx_t = r[0];
     *idx_f = r[1];
 }

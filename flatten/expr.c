@@ -441,7 +441,7 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
     int nthen = 2, nelse = 0;
     Block bp, bn;
     fl_block_push(F, &bp);
-    fl_partition_index(F, flags, N, &thn[0], &thn[1]);
+    fl_partition_index(F, flags, N, nt, &thn[0], &thn[1]);
     tys[0] = tys[1] = T_vec(F, LB_INT);
     /* where a variable's then-side gather starts in thn (-1: none): the
      * else side of one read by both branches gets its descriptors' totals

@@ -129,8 +129,10 @@ Sym fl_seg_count_true(Fl *F, Sym sd, Sym flags);                /* per segment *
 Sym fl_empty(Fl *F, LcuBase b);                                 /* a vector of length 0 */
 Sym fl_count_true(Fl *F, Sym flags);                            /* int */
 Sym fl_sum_where(Fl *F, Sym flags, Sym v);                      /* int: sum of v[i] where flags[i] */
-/* Indices i with flags[i] (and those without). */
-void fl_partition_index(Fl *F, Sym flags, LcuExpr *n, Sym *idx_t, Sym *idx_f);
+/* Indices i with flags[i] (and those without); nt: the number of true
+ * flags (fl_count_true), the PARTITION's kept, so the CUDA back end
+ * launches it without waiting for its count. */
+void fl_partition_index(Fl *F, Sym flags, LcuExpr *n, Sym nt, Sym *idx_t, Sym *idx_f);
 Sym fl_filter_index(Fl *F, Sym flags, LcuExpr *n);
 void fl_filter_elems(Fl *F, int k, const LcuBase *bs, const Sym *vs, Sym flags, LcuExpr *n, Sym *out);
 /* Runtime check: when cond (a CPU bool) holds, fail at the site. */

@@ -140,6 +140,7 @@ static void thunk_names(Fu *F, const LcuKernel *k, NameSet *s)
             for (int p = 0; p < g->u.thunk->nparams; p++) nameset_add(F->a, s, g->u.thunk->params[p]);
             fu_all_names_expr(F, g->u.thunk->body, s);
         }
+        if (so->kept) fu_all_names_expr(F, so->kept, s);
     }
 }
 
@@ -208,6 +209,9 @@ static LcuBind *merge_cluster(Fu *F, Sizes *S, Region *r, const int *mem, int nm
         nb->vars = nd->bind->vars;
         nb->types = NULL;
         nb->soac = lcu_soac(a, kb->soac->span, kb->soac->kind, kb->soac->nargs, args);
+        /* over the kernel's parameters, renamed as the arguments (never a
+         * member's result: fu_pdg.c keeps such a reader out of the cluster) */
+        if (kb->soac->kept) nb->soac->kept = fu_copy(&c, kb->soac->kept, s);
         ptrvec_push(a, &binds, nb);
         for (int v = 0; v < nd->bind->nvars; v++) ptrvec_push(a, &defined, (void *)nd->bind->vars[v]);
     }
@@ -257,6 +261,7 @@ static LcuBind *merge_cluster(Fu *F, Sizes *S, Region *r, const int *mem, int nm
                 fu_free_vars_arg(F, so->args[g], &fv);
                 used = in_list(fv.len, (Sym *)fv.items, k->params[i].name);
             }
+            if (so->kept && !used) used = fu_mentions(F, so->kept, k->params[i].name);
         }
         if (in_list(k->nrets, k->rets, k->params[i].name)) used = true;
         if (!used) continue;

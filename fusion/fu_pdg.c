@@ -626,12 +626,27 @@ static EdgeKind map_reads(Fu *F, Sizes *S, const Node *p, const Node *c, bool vi
     return EDGE_FUSE;
 }
 
+/* Does the consumer's kept (a FILTER's or PARTITION's count, lcu.h) read a
+ * result of the producer?  The host evaluates it before the launch, so it
+ * may read only a kernel's parameters: fused, it would read the producer's
+ * result inside the kernel (which the checker rejects). */
+static bool kept_reads(Fu *F, const Node *prod, const Node *cons)
+{
+    const LcuExpr *kept = cons->k->binds[0]->soac->kept;
+    if (!kept) return false;
+    if (cons->k->nparams > 64) return true;   /* (params_from's limit: assume it does) */
+    Sym ps[64];
+    int n = params_from(prod, cons, ps);
+    for (int i = 0; i < n; i++) if (fu_mentions(F, kept, ps[i])) return true;
+    return false;
+}
+
 /* Can view MAP p be computed again inside consumer c's kernel (each read
  * at c's own index over p's size, or at an in-range subscript)?  Not an
  * ILP edge: fu_merge.c copies such a view into every reader's kernel. */
 bool view_inlinable(Fu *F, Sizes *S, const Node *p, const Node *c)
 {
-    return p->view && c->kind == NODE_RUN && map_reads(F, S, p, c, true) == EDGE_FUSE;
+    return p->view && c->kind == NODE_RUN && !kept_reads(F, p, c) && map_reads(F, S, p, c, true) == EDGE_FUSE;
 }
 
 /* PARTITION→MAP: the MAP reads one part only, at its own index, over that
@@ -655,7 +670,7 @@ static bool partition_map_rule(Fu *F, Sizes *S, const Node *prod, const Node *co
 
 static EdgeKind vertical_rule(Fu *F, Sizes *S, const Node *p, const Node *c)
 {
-    if (p->kind != NODE_RUN || c->kind != NODE_RUN) return EDGE_PREVENT;
+    if (p->kind != NODE_RUN || c->kind != NODE_RUN || kept_reads(F, p, c)) return EDGE_PREVENT;
     switch (p->soac) {
     case LS_MAP: return map_reads(F, S, p, c, false);
     case LS_REDUCE: return c->soac == LS_ONCE ? EDGE_FUSE : EDGE_PREVENT;

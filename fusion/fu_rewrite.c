@@ -44,6 +44,7 @@ static bool arg_mentions(Rw *R, const LcuArg *g, int n, const Sym *xs)
 static bool bind_mentions(Rw *R, const LcuKBind *b, int n, const Sym *xs)
 {
     for (int i = 0; i < b->soac->nargs; i++) if (arg_mentions(R, b->soac->args[i], n, xs)) return true;
+    for (int i = 0; b->soac->kept && i < n; i++) if (fu_mentions(R->F, b->soac->kept, xs[i])) return true;
     return false;
 }
 
@@ -203,6 +204,17 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int a
     return n;
 }
 
+/* B's kept with A inlined as in its value arguments (it reads only the
+ * kernel's parameters, so in a checked kernel nothing changes). */
+static LcuExpr *inline_map_kept(Rw *R, const LcuKBind *A, const LcuExpr *kept, bool *did)
+{
+    Inl in = { R, A, NULL, NULL, all_views(R, A), false };
+    Copier c = { R->F, R->taken, NULL, false, on_index_map, on_len_map, &in };
+    LcuExpr *e = fu_copy(&c, kept, NULL);
+    *did |= in.did;
+    return e;
+}
+
 /* One MAP, the latest that can be inlined, into each SOAC that reads it.
  * Latest first: by the time a producer is inlined, those of its readers
  * that were MAPs are inlined into their own readers (and dropped as dead
@@ -226,10 +238,12 @@ static bool inline_maps(Rw *R)
                 args[i] = inline_map_arg(R, A, B, i, &did);
                 if (args[i]->kind == LA_THUNK && lcu_expr_size(args[i]->u.thunk->body) > MAX_THUNK_NODES) small = false;
             }
+            LcuExpr *kept = B->soac->kept ? inline_map_kept(R, A, B->soac->kept, &did) : NULL;
             if (!small || !did) continue;
             LcuKBind *nb = arena_alloc(R->F->a, sizeof *nb);
             *nb = *B;
             nb->soac = lcu_soac(R->F->a, B->soac->span, B->soac->kind, B->soac->nargs, args);
+            nb->soac->kept = kept;
             k->binds[b] = nb;
             changed = true;
         }
@@ -391,6 +405,8 @@ static LcuKBind *filter_filter(Rw *R, const LcuKBind *A, const LcuKBind *B)
     args[2] = A->soac->args[2];
     LcuKBind *nb = arena_alloc(R->F->a, sizeof *nb);
     *nb = *B;
+    /* no kept: the conjunction does not keep A's count (it keeps B's,
+     * which is dropped too, simply: the flattener gives no FILTER one) */
     nb->soac = lcu_soac(R->F->a, B->soac->span, A->soac->kind, 3, args);
     return nb;
 }
@@ -445,6 +461,7 @@ static LcuKBind *filter_map(Rw *R, const LcuKBind *A, const LcuKBind *B, int par
         nb->types = NULL;
     }
     nb->soac = lcu_soac(R->F->a, B->soac->span, A->soac->kind, 3, args);
+    nb->soac->kept = A->soac->kept;   /* A's predicate on A's elements: the same count */
     return nb;
 }
 
@@ -533,6 +550,7 @@ static bool index_space_rules(Rw *R)
                 const LcuThunk *t = g->u.thunk;
                 nb->soac->args[i] = thunk_arg(R, g->span, t->nparams, t->params, fu_copy(&c, t->body, NULL));
             }
+            if (nb->soac->kept) nb->soac->kept = fu_copy(&c, nb->soac->kept, NULL);
             k->binds[b] = nb;
             if (absorb) {
                 memmove(&k->binds[a], &k->binds[a + 1], sizeof *k->binds * (size_t)(k->nbinds - a - 1));

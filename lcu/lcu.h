@@ -176,6 +176,15 @@ typedef struct LcuSoac {
     Span span;
     int nargs;
     LcuArg **args;
+    /* FILTER and PARTITION only (NULL otherwise, and where unknown): the
+     * number of elements the predicate keeps, as the flattener knows it (a
+     * lifted if's count of true flags): an int expression at the SOAC's
+     * level, in a kernel over its parameters and literals only, so the
+     * host has it before the launch.  Text: ` kept (e)` after the
+     * arguments.  A fact, not a request: the interpreter and the code
+     * generators check it, and a wrong one is an internal error; the CUDA
+     * back end launches without waiting for the count (doc/lcu.md). */
+    LcuExpr *kept;
     /* Set by fusion (MAP, REDUCE, SCAN): vector parameters of the kernel
      * proved as long as the size, so their subscripts at the SOAC's index
      * need no check.  Not part of the text; the code generators verify it
@@ -231,7 +240,7 @@ typedef struct LcuProgram {
 LcuThunk *lcu_thunk(Arena *a, Span sp, int np, Sym *params, LcuExpr *body, int nusing, Sym *using_);
 LcuArg *lcu_arg_thunk(Arena *a, LcuThunk *t);
 LcuArg *lcu_arg_expr(Arena *a, Span sp, LcuExpr *e);
-LcuSoac *lcu_soac(Arena *a, Span sp, LcuSoacKind k, int nargs, LcuArg **args);
+LcuSoac *lcu_soac(Arena *a, Span sp, LcuSoacKind k, int nargs, LcuArg **args);   /* kept NULL */
 
 /* ---- phases ---- */
 /* Parse λcu text; NULL (with diagnostics) on a syntax error. */

@@ -14,6 +14,7 @@ typedef struct Ck {
     LcuProgram *prog;
     const Env *kenv;        /* the enclosing kernel's (or CPU) scope, inside a thunk */
     bool flan;              /* checking an inline SOAC: kenv is the CPU scope */
+    const Env *kparams;     /* the kernel being checked: its parameters only */
     LcuExpr *tail;          /* the iterate whose body's tail position the next
                                expression checked is in (where recur may be) */
 } Ck;

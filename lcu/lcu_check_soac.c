@@ -110,6 +110,37 @@ static bool check_size(Ck *c, const Env *kenv, LcuSoac *s, int i, bool seg)
     return true;
 }
 
+typedef struct KeptNames { Ck *c; const Env *kenv; const LcuExpr *kept; bool ok; } KeptNames;
+
+static void kept_name(void *ctx, Sym x, bool free)
+{
+    KeptNames *k = ctx;
+    if (!free || !k->ok || ck_env_find(k->c->kparams, x) || !ck_env_find(k->kenv, x)) return;
+    diag_error(k->c->d, k->kept->span, "'kept' reads '%s', which the kernel binds: it may read only the kernel's parameters", x);
+    k->ok = false;
+}
+
+/* kept (e): the number of elements a FILTER or PARTITION keeps, an int;
+ * in a kernel over its parameters only (the host knows it before the
+ * launch, without waiting for an earlier SOAC's result). */
+static bool check_kept(Ck *c, const Env *kenv, LcuSoac *s)
+{
+    if (!s->kept) return true;
+    if (s->kind != LS_FILTER && s->kind != LS_PARTITION) {
+        diag_error(c->d, s->kept->span, "'kept' is given only to FILTER and PARTITION, not to %s", lcu_soac_name(s->kind));
+        return false;
+    }
+    if (!c->flan) {
+        KeptNames k = { c, kenv, s->kept, true };
+        lcu_names_expr(c->a, s->kept, kept_name, &k);
+        if (!k.ok) return false;
+    }
+    const LcuType *t = ck_expr(c, kenv, s->kept, false);
+    if (!t) return false;
+    if (!ck_is_base(t, LB_INT)) { diag_error(c->d, s->kept->span, "'kept' has type %s, not int", TS(t)); return false; }
+    return true;
+}
+
 const LcuType *ck_soac(Ck *c, const Env *kenv, LcuSoac *s)
 {
     const LcuType *tint = lcu_t_base(c->a, LB_INT);
@@ -123,7 +154,7 @@ const LcuType *ck_soac(Ck *c, const Env *kenv, LcuSoac *s)
         const LcuType *t = check_thunk(c, kenv, s->args[0]->u.thunk, 1, &u, "the ONCE");
         nargs = 1;
         if (t && s->nargs != nargs) break;
-        return t;
+        return t && check_kept(c, kenv, s) ? t : NULL;
     }
     case LS_MAP: case LS_PERMUTE: case LS_FILTER: case LS_PARTITION:
     case LS_SEG_PERMUTE: case LS_SEG_FILTER: case LS_SEG_PARTITION:
@@ -187,7 +218,7 @@ const LcuType *ck_soac(Ck *c, const Env *kenv, LcuSoac *s)
         case LS_ONCE:
             ICE("ONCE handled above");
         }
-        if (s->nargs == nargs) return res;
+        if (s->nargs == nargs) return check_kept(c, kenv, s) ? res : NULL;
         break;
     }
     }
@@ -209,6 +240,7 @@ void ck_kernel(Ck *c, LcuKernel *k)
         }
         env = ck_env_add(c, env, k->params[i].name, t);
     }
+    c->kparams = env;
     for (int i = 0; i < k->nbinds; i++) {
         LcuKBind *b = k->binds[i];
         const LcuType *t = ck_soac(c, env, b->soac);

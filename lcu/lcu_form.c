@@ -133,7 +133,9 @@ static LcuSoac *copy_soac_plain(Form *F, const LcuSoac *s)
         }
         ICE("kernel formation: bad SOAC argument kind %d", (int)g->kind);
     }
-    return lcu_soac(F->a, s->span, s->kind, s->nargs, args);
+    LcuSoac *n = lcu_soac(F->a, s->span, s->kind, s->nargs, args);
+    if (s->kept) n->kept = copy_expr(F, s->kept, NULL, NULL, false);
+    return n;
 }
 
 static LcuExpr *form_soac(Form *F, const LcuExpr *e, const TEnv *env, const LcuBind *bind);
@@ -358,6 +360,10 @@ static LcuExpr *form_soac(Form *F, const LcuExpr *e, const TEnv *env, const LcuB
     kb->var_spans = arena_alloc(F->a, sizeof *kb->var_spans * (size_t)r);
     for (int i = 0; i < r; i++) kb->var_spans[i] = sp;
     kb->soac = lcu_soac(F->a, s->span, s->kind, s->nargs, args);
+    if (s->kept) {   /* its free variables are parameters (lcu_names_soac walks it) */
+        LcuArg kept = { LA_EXPR, s->kept->span, { .expr = s->kept } };
+        kb->soac->kept = form_arg(F, &kept, splits, nsplits)->u.expr;
+    }
     k->nbinds = 1;
     k->binds = arena_alloc(F->a, sizeof *k->binds);
     k->binds[0] = kb;

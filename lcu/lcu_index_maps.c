@@ -204,6 +204,7 @@ static void rewrite(Im *M, LcuExpr **ep, bool gpu)
             if (g->kind == LA_THUNK) rewrite(M, &g->u.thunk->body, true);
             else rewrite(M, &g->u.expr, gpu);
         }
+        if (e->u.soac->kept) rewrite(M, &e->u.soac->kept, gpu);   /* a value argument too */
         return;
     case LE_BLOCK: rewrite_block(M, e); return;
     }

@@ -48,6 +48,7 @@ static void w_arg(Walk *w, const LcuArg *g)
 static void w_soac(Walk *w, const LcuSoac *s)
 {
     for (int i = 0; i < s->nargs; i++) w_arg(w, s->args[i]);
+    if (s->kept) w_expr(w, s->kept);
 }
 
 static void w_list(Walk *w, int n, LcuExpr *const *es)

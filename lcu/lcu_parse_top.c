@@ -76,7 +76,15 @@ LcuSoac *lp_soac(P *p)
             ptrvec_push(p->a, &args, lcu_arg_expr(p->a, asp, e));
         } else break;
     }
-    return lcu_soac(p->a, sp, k, args.len, (LcuArg **)args.items);
+    LcuSoac *s = lcu_soac(p->a, sp, k, args.len, (LcuArg **)args.items);
+    /* kept (e) after the arguments: `kept` is no keyword, so only when a
+     * parenthesis follows (nothing else may follow a SOAC's arguments) */
+    if (p->tok.kind == TK_IDENT && p->next.kind == TK_LPAREN && p->tok.len == 4 && !memcmp(p->tok.text, "kept", 4)) {
+        lp_shift(p);
+        s->kept = lp_primary(p, false);
+        TRY(s->kept);
+    }
+    return s;
 }
 
 static bool parse_params(P *p, PtrVec *out)

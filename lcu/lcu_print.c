@@ -275,6 +275,11 @@ static void print_soac(FILE *out, const LcuSoac *s)
             break;
         }
     }
+    if (s->kept) {
+        fputs(" kept (", out);
+        print_expr(out, s->kept, 0, 0);
+        fputc(')', out);
+    }
 }
 
 static void print_params(FILE *out, int n, const LcuParam *ps)

@@ -181,6 +181,7 @@ static void subst_soac(Lits *L, LcuSoac *s)
         if (g->kind == LA_THUNK) subst_expr(L, &g->u.thunk->body);
         else subst_expr(L, &g->u.expr);
     }
+    if (s->kept) subst_expr(L, &s->kept);
 }
 
 /* Replaces reads of known literals in *ep (in place: names are unique in

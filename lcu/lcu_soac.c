@@ -159,6 +159,12 @@ static void exec_soac(LcuInterp *I, const LcuSoac *s, const LcuType *tau, LcuVal
             }
             if (sd) { sa->data[g].i = a.len - la; sb->data[g].i = b.len - lb; }
         }
+        if (s->kept) {   /* the flattener's count (lcu.h): a wrong one is its bug */
+            LcuScalar v;
+            li_eval_gpu(I, s->kept, &v);
+            if (v.i != a.len)
+                li_internal(I, "%s kept %lld elements, not the %lld given", lcu_soac_name(s->kind), (long long)a.len, (long long)v.i);
+        }
         int k = 0;
         cols_out(I, &a, out + k);
         k += n;
@@ -336,6 +342,7 @@ static void fv_soac(LcuInterp *I, Names *ns, const Bound *b, const LcuSoac *s)
         }
         }
     }
+    if (s->kept) fv_expr(I, ns, b, s->kept);
 }
 
 Sym *li_soac_free_vars(LcuInterp *I, const LcuSoac *s, int *n)

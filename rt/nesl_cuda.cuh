@@ -116,6 +116,11 @@ typedef struct NeslCount { int slot; long waits; } NeslCount;   /* slot -1: 0, n
 #define NESL_COUNT_GROUP 64   /* FILTERs whose counts are read together, at most */
 long long *nesl_cu_count_slot(NeslRt *rt, NeslCount *c);
 int64_t nesl_cu_count(NeslRt *rt, NeslCount c, const char *why);
+/* A FILTER's (part: PARTITION's) count that the host knows is given (its
+ * kept, lcu.h): the slot of mapped host memory its kernel writes the count
+ * into, compared with given when the next wait settles it (a difference
+ * is an internal error, reported at that wait's error check). */
+long long *nesl_cu_kept_slot(NeslRt *rt, bool part, int64_t given);
 /* A zero device counter that a reduction resets after use. */
 unsigned *nesl_cu_counter(NeslRt *rt);
 /* The look-back states of n tiles (8-byte words when packed, else ints),

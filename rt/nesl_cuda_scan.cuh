@@ -1097,6 +1097,19 @@ template <bool PART, class S> static NeslCount nesl_cu_filter_later(NeslRt *rt, 
     return c;
 }
 
+/* The count known on the host (the flattener's kept, lcu.h): launched
+ * without waiting; the kernel writes the count into a slot that the next
+ * wait compares with given (nesl_cu_kept_slot), and the caller sets the
+ * lengths from given meanwhile (the outputs are allocated for n, so a
+ * wrong given within 0..n costs no access out of bounds before it is
+ * reported).  A given outside 0..n is wrong whatever the count: the count
+ * is waited for then, and reported at once. */
+template <bool PART, class S> static void nesl_cu_filter_kept(NeslRt *rt, const S &s, int64_t n, int64_t given)
+{
+    if (given < 0 || given > (n > 0 ? n : 0)) nesl_kept_differs(rt, PART ? "PARTITION" : "FILTER", nesl_cu_filter<PART>(rt, s, n, NULL), given);
+    if (n > 0) nesl_cu_filter_launch<PART, false>(rt, s, n, NULL, nesl_cu_kept_slot(rt, PART, given));
+}
+
 /* New segment lengths of SEG_FILTER / SEG_PARTITION from the exclusive
  * kept counts pre[0..total]. */
 __global__ static void nesl_k_seg_lens(const int32_t *pre, const int64_t *offs, int64_t nsegs, int32_t *lt, int32_t *lf)

@@ -159,6 +159,9 @@ NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens);
  * knows (checked; a difference is an internal error) */
 NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total);
 void nesl_sd_total_differs(NeslRt *rt, int64_t sum, int64_t total);   /* exits */
+/* A FILTER or PARTITION (soac: its name) kept real elements where its kept
+ * (lcu.h, the flattener's count) said given: an internal error, exits 3. */
+NESL_NORETURN void nesl_kept_differs(NeslRt *rt, const char *soac, int64_t real, int64_t given);
 /* dist_sd(n, l): n segments of length l (a sequence replicated n times);
  * the total n * l is known without reading the device. */
 NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l);

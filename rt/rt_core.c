@@ -295,6 +295,15 @@ void nesl_sd_total_differs(NeslRt *rt, int64_t sum, int64_t total)
     exit(3);
 }
 
+void nesl_kept_differs(NeslRt *rt, const char *soac, int64_t real, int64_t given)
+{
+    nesl_tgt_flush_errors(rt);   /* an earlier device error is reported instead, as everywhere */
+    fflush(stdout);
+    fprintf(stderr, "nesslc: internal error: a %s kept %lld elements, not the %lld the flattener gave (please report this bug)\n",
+            soac, (long long)real, (long long)given);
+    exit(3);
+}
+
 double nesl_clock(void)
 {
     struct timespec ts;

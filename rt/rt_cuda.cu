@@ -89,7 +89,7 @@ void cu_err_check(NeslRt *rt)
     int n = rt->fetched;
     rt->fetched = 0;
     if (n == 0 || !*rt->hany) {
-        if (rt->tot_bad) nesl_sd_total_differs(rt, rt->tot_sum, rt->tot_given);
+        if (rt->tot_bad) cu_tot_report(rt);
         return;
     }
     cu_ck(rt, cudaMemcpy(rt->hderr, rt->derr, sizeof(NeslDErr) * (size_t)n, cudaMemcpyDeviceToHost), "copy to the host");
@@ -117,7 +117,7 @@ void cu_err_check(NeslRt *rt)
         }
         nesl_err_report(e);
     }
-    if (rt->tot_bad) nesl_sd_total_differs(rt, rt->tot_sum, rt->tot_given);
+    if (rt->tot_bad) cu_tot_report(rt);
 }
 
 /* A host error must not overtake a device error of an earlier launch:

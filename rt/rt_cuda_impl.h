@@ -52,6 +52,10 @@ typedef struct CuSd {
     struct CuSd *pend_prev, *pend_next;
 } CuSd;
 typedef struct CuTmp { NeslObj obj; DBuf d; } CuTmp;
+/* What a slot of the mapped totals (NeslRt's htot) holds: a descriptor's
+ * total, or the count of a FILTER or PARTITION whose count the host knew
+ * (nesl_cu_kept_slot); a given one is checked when a wait settles it. */
+typedef enum { TOT_SD, TOT_FILTER, TOT_PARTITION } TotKind;
 
 struct NeslRt {
     NeslCore core;
@@ -86,11 +90,13 @@ struct NeslRt {
     int cnt_next;
     int tot_next;            /* the next free slot (all settled before it wraps) */
     CuSd *pending;           /* descriptors whose total is in a slot */
-    bool tot_bad;            /* a settled total differed from make_sd's (reported at */
+    bool tot_bad;            /* a settled total differed from the one given (reported at */
     int64_t tot_sum, tot_given;   /* the next error check, after any device error) */
-    int nverify;             /* released descriptors whose given total the next */
-    int verify_slot[TOT_SLOTS];      /* settle still checks: slot, total */
-    int64_t verify_total[TOT_SLOTS];
+    TotKind tot_kind;        /* whose: make_sd's total, or a FILTER's (PARTITION's) kept */
+    int nverify;             /* the given totals the next settle checks: of released */
+    int verify_slot[TOT_SLOTS];      /* descriptors, and of FILTERs launched with their */
+    int64_t verify_total[TOT_SLOTS]; /* count known (nesl_cu_kept_slot): slot, total, kind */
+    TotKind verify_kind[TOT_SLOTS];
     int slot;                /* the slot launches write now */
     bool slot_used;          /* nesl_cu_derr gave out derr + slot */
     int fetched;             /* slots err_fetch set aside for err_check */
@@ -151,5 +157,6 @@ void cu_wait(NeslRt *rt, const char *why);                /* wait for a result (
 void cu_check_errors(NeslRt *rt, const char *why);        /* wait, then report a device error */
 void cu_sd_settle(NeslRt *rt);                            /* after a wait: the pending totals */
 void cu_sd_unpend(NeslRt *rt, CuSd *s);                   /* s leaves the pending list */
+void cu_tot_report(NeslRt *rt);                           /* a settled total differed (tot_bad): exits */
 
 #endif

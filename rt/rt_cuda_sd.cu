@@ -83,43 +83,79 @@ static int64_t *sd_pend(NeslRt *rt, CuSd *s)
     return rt->dtot + s->tot_slot;
 }
 
+/* The next settle checks slot against given (entries never outnumber
+ * the slots: each has one of its own, all free again after the settle). */
+static void verify_later(NeslRt *rt, int slot, int64_t given, TotKind kind)
+{
+    rt->verify_slot[rt->nverify] = slot;
+    rt->verify_total[rt->nverify] = given;
+    rt->verify_kind[rt->nverify++] = kind;
+}
+
 /* A descriptor released before its total settled: one given to make_sd is
  * still checked at the settle (its slot is not reused before). */
 void cu_sd_unpend(NeslRt *rt, CuSd *s)
 {
     if (s->tot_slot < 0) return;
-    if (s->total >= 0) {
-        rt->verify_slot[rt->nverify] = s->tot_slot;
-        rt->verify_total[rt->nverify++] = s->total;
-    }
+    if (s->total >= 0) verify_later(rt, s->tot_slot, s->total, TOT_SD);
     if (s->pend_prev) s->pend_prev->pend_next = s->pend_next;
     else rt->pending = s->pend_next;
     if (s->pend_next) s->pend_next->pend_prev = s->pend_prev;
     s->tot_slot = -1;
 }
 
-/* make_sd (lens, total): the scan's sum t against the total given. */
-static void sd_verify(NeslRt *rt, int64_t t, int64_t given)
+/* make_sd (lens, total), or a FILTER whose count was given: the sum or
+ * count t the device found against the one given (the first difference
+ * is reported, at the next error check). */
+static void sd_verify(NeslRt *rt, int64_t t, int64_t given, TotKind kind)
 {
     if (given < 0 || given == t || rt->tot_bad) return;
     rt->tot_bad = true;
     rt->tot_sum = t;
     rt->tot_given = given;
+    rt->tot_kind = kind;
 }
 
-/* The device idle: every pending descriptor's total is in its slot. */
+void cu_tot_report(NeslRt *rt)
+{
+    switch (rt->tot_kind) {
+    case TOT_SD: nesl_sd_total_differs(rt, rt->tot_sum, rt->tot_given); break;
+    case TOT_FILTER: nesl_kept_differs(rt, "FILTER", rt->tot_sum, rt->tot_given); break;
+    case TOT_PARTITION: nesl_kept_differs(rt, "PARTITION", rt->tot_sum, rt->tot_given); break;
+    }
+    fprintf(stderr, "nesslc: internal error: a total of kind %d\n", (int)rt->tot_kind);   /* (the reports exit) */
+    exit(3);
+}
+
+/* The device idle: every pending descriptor's total, and every count
+ * given a slot, is in its slot. */
 void cu_sd_settle(NeslRt *rt)
 {
     for (CuSd *s = rt->pending; s; s = s->pend_next) {
         int64_t t = rt->htot[s->tot_slot];
-        sd_verify(rt, t, s->total);
+        sd_verify(rt, t, s->total, TOT_SD);
         s->total = t;
         s->tot_slot = -1;
     }
-    for (int k = 0; k < rt->nverify; k++) sd_verify(rt, rt->htot[rt->verify_slot[k]], rt->verify_total[k]);
+    for (int k = 0; k < rt->nverify; k++) sd_verify(rt, rt->htot[rt->verify_slot[k]], rt->verify_total[k], rt->verify_kind[k]);
     rt->nverify = 0;
     rt->pending = NULL;
     rt->tot_next = 0;
+}
+
+/* The filter kernel writes its count through a long long * (nesl_cu_
+ * filter_launch), the descriptor scans theirs through an int64_t *: one
+ * slot serves both. */
+static_assert(sizeof(long long) == sizeof(int64_t) && alignof(long long) == alignof(int64_t),
+              "a count slot is a total slot");
+
+long long *nesl_cu_kept_slot(NeslRt *rt, bool part, int64_t given)
+{
+    if (rt->tot_next == TOT_SLOTS) cu_wait(rt, "total slots full");   /* settles them all */
+    int slot = rt->tot_next++;
+    rt->htot[slot] = given;   /* what the settle finds if the launch fails (a runtime error): no report */
+    verify_later(rt, slot, given, part ? TOT_PARTITION : TOT_FILTER);
+    return (long long *)(rt->dtot + slot);
 }
 
 /* The scan's outputs and error record for s, its total pending (the

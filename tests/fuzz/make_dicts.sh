@@ -26,7 +26,7 @@ q() { sed 's/\\/\\\\/g; s/"/\\"/g; s/.*/"&"/'; }
              '&' '[int]' '&[float]' '(int, bool)' 'return (' '{ x => ' ' using ' \
              "'a'" '"s"' '\x41' 1.5e3 2147483648 9223372036854775807 \
              MAP PERMUTE REDUCE SCAN FILTER PARTITION ONCE SEG_PERMUTE SEG_REDUCE \
-             SEG_SCAN SEG_FILTER SEG_PARTITION; do
+             SEG_SCAN SEG_FILTER SEG_PARTITION kept ' kept ('; do
         printf '%s\n' "$w"
     done | q
     grep -o '"[a-z_][a-z_]*"' lcu/lcu_builtins.c | tr -d '"' | sort -u | q
