@@ -118,6 +118,7 @@ static void sd_verify(NeslRt *rt, int64_t t, int64_t given, TotKind kind)
 
 void cu_tot_report(NeslRt *rt)
 {
+    rt->tot_bad = false;   /* the reports below check the device first, which comes back here */
     switch (rt->tot_kind) {
     case TOT_SD: nesl_sd_total_differs(rt, rt->tot_sum, rt->tot_given); break;
     case TOT_FILTER: nesl_kept_differs(rt, "FILTER", rt->tot_sum, rt->tot_given); break;

@@ -138,7 +138,7 @@ int main(int argc, char **argv)
     printf("device: %s, %d SMs\n", p.name, p.multiProcessorCount);
     const int64_t NMAX = 1000000;
     std::vector<int32_t> h(NMAX);
-    for (int64_t i = 0; i < NMAX; i++) h[i] = (int32_t)((i * 2654435761u) >> 28);   /* 0..15 */
+    for (int64_t i = 0; i < NMAX; i++) h[i] = (int32_t)(((uint32_t)i * 2654435761u) >> 28);   /* 0..15 */
     Bufs b;
     CK(cudaMalloc(&b.lens, 4 * NMAX));
     CK(cudaMalloc(&b.x, 4 * NMAX));

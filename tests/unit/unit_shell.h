@@ -8,14 +8,14 @@
 #include <stdlib.h>
 
 /* $NESSLC (the harness sets it), else ./nesslc. */
-static const char *unit_nesslc(void)
+static inline const char *unit_nesslc(void)
 {
     const char *nesslc = getenv("NESSLC");
     return nesslc && *nesslc ? nesslc : "./nesslc";
 }
 
 /* text as dir/name; false (with a message) if it cannot be written. */
-static int unit_write(const char *dir, const char *name, const char *text)
+static inline int unit_write(const char *dir, const char *name, const char *text)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -29,7 +29,7 @@ static int unit_write(const char *dir, const char *name, const char *text)
 }
 
 /* The first line of cmd's output as a number (-1 if none). */
-static long unit_count(const char *cmd)
+static inline long unit_count(const char *cmd)
 {
     FILE *f = popen(cmd, "r");
     if (!f) return -1;
