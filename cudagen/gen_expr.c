@@ -302,7 +302,7 @@ static CExpr *gen_builtin(Gen *g, const ErrCtx *ec, const LcuExpr *e, CExpr **ar
     if (!strcmp(f, "isqrt")) return checked(g, ec, blk, "nesl_ck_isqrt", "int32_t", 1, args);
     if (!strcmp(f, "guard")) return checked(g, ec, blk, "nesl_ck_guard", "uint8_t", 3, args);
     static const char *const same[] = { "lshift", "rshift", "band", "bor", "bxor", "bnot", "ipow",
-                                        "trunc", "floor", "ceil", "round", "code_char", "btoi", "iabs", "div_in" };
+                                        "trunc", "floor", "ceil", "round", "code_char", "btoi", "iabs", "div_in", "pos_in" };
     static const char *const libm[] = { "sqrt", "ln", "exp", "sin", "cos", "tan", "asin", "acos", "atan",
                                         "sinh", "cosh", "tanh", "expt" };
     char buf[32];

@@ -153,6 +153,8 @@ Sym fl_sd_segids(Fl *F, Sym sd);
 Sym fl_sd_total(Fl *F, Sym sd);                                 /* int */
 Sym fl_make_sd_total(Fl *F, Sym lens, LcuExpr *total);          /* make_sd (lens, total): the sum known */
 Sym fl_make_sd(Fl *F, Sym lens);
+Sym fl_sum_sd(Fl *F, Sym a, Sym b);   /* segment k: a's length + b's (#a = #b) */
+Sym fl_cat_sd(Fl *F, Sym a, Sym b);   /* a's segments, then b's */
 /* n segments of length len (dist_sd); *total (if total) gets n * len. */
 Sym fl_dist_sd(Fl *F, LcuExpr *n, LcuExpr *len, Sym *total);
 /* n copies of the unlifted sequence v: a lifted sequence of count n. */
@@ -178,6 +180,10 @@ FVal rep_gather_rest_in(Fl *F, Type *t, const Sym *c, Sym idx, const Sym *rest);
 FVal rep_gather_total_in(Fl *F, Type *t, const Sym *c, Sym idx, Sym total);
 bool rep_filter_flat(Fl *F, Type *t, const Sym *c, Sym flags, LcuExpr *n, FVal *out);
 FVal rep_concat(Fl *F, Type *t, const Sym *c1, LcuExpr *n1, const Sym *c2, LcuExpr *n2);
+/* The segments of nsid/noffs, each a's segment (lengths la, offsets oa into
+ * a's elements) then b's (lb, ob): the elements, for flat element types. */
+typedef struct SegParts { Sym nsid, noffs, la, oa, lb, ob; const Sym *a, *b; } SegParts;
+bool rep_interleave_flat(Fl *F, Type *t, const SegParts *sp, FVal *out);
 FVal rep_empty(Fl *F, Type *t, bool lifted);
 FVal rep_singleton(Fl *F, FVal v);                               /* unlifted v -> lifted, count 1 */
 FVal rep_dist(Fl *F, FVal v, LcuExpr *n);                        /* unlifted v -> lifted, count n */

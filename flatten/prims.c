@@ -611,17 +611,20 @@ static FVal p_append(Fl *F, const Ctx *cx, Type *rt, FVal a, FVal b)
     a = materialize(F, cx, a); b = materialize(F, cx, b);
     Sym la = lengths_of(F, a.c[0]), lb = lengths_of(F, b.c[0]);
     Sym oa = offsets_of(F, a.c[0]), ob = offsets_of(F, b.c[0]);
-    Sym ma = total_of(F, a.c[0]), mb = total_of(F, b.c[0]);
-    Sym k = fl_fresh(F, "k");
-    Sym nl = fl_map(F, LB_INT, k, B(F, LOP_ADD, X_idx(F, la, X_var(F, k)), X_idx(F, lb, X_var(F, k))), X_var(F, cx->count));
-    Sym nsd = fl_make_sd_total(F, nl, B(F, LOP_ADD, X_var(F, ma), X_var(F, mb)));
+    Sym nsd = fl_sum_sd(F, a.c[0], b.c[0]);
     Sym nsid = segids_of(F, nsd), noffs = offsets_of(F, nsd);
+    SegParts parts = { nsid, noffs, la, oa, lb, ob, a.c + 1, b.c + 1 };
+    FVal flat;
+    if (rep_interleave_flat(F, et, &parts, &flat)) return lseq_make(F, rt, nsd, flat);
+    Sym ma = total_of(F, a.c[0]), mb = total_of(F, b.c[0]);
     FVal cat = rep_concat(F, et, a.c + 1, X_var(F, ma), b.c + 1, X_var(F, mb));
     Sym p = fl_fresh(F, "p");
+    /* a segment id indexes the context's count of lengths and offsets:
+     * in range by construction */
 #define SEG X_idx(F, nsid, X_var(F, p))
-#define POS B(F, LOP_SUB, X_var(F, p), X_idx(F, noffs, SEG))
-    LcuExpr *body = X_if(F, B(F, LOP_LT, POS, X_idx(F, la, SEG)), B(F, LOP_ADD, X_idx(F, oa, SEG), POS),
-                         B(F, LOP_ADD, B(F, LOP_ADD, X_var(F, ma), X_idx(F, ob, SEG)), B(F, LOP_SUB, POS, X_idx(F, la, SEG))));
+#define POS B(F, LOP_SUB, X_var(F, p), X_idx_in(F, noffs, SEG))
+    LcuExpr *body = X_if(F, B(F, LOP_LT, POS, X_idx_in(F, la, SEG)), B(F, LOP_ADD, X_idx_in(F, oa, SEG), POS),
+                         B(F, LOP_ADD, B(F, LOP_ADD, X_var(F, ma), X_idx_in(F, ob, SEG)), B(F, LOP_SUB, POS, X_idx_in(F, la, SEG))));
 #undef SEG
 #undef POS
     Sym idx = fl_map(F, LB_INT, p, body, X_len(F, nsid));

@@ -130,11 +130,17 @@ static void gather_into(Fl *F, Type *t, const Sym *c, Sym idx, Sym *out, bool in
         Sym p = fl_fresh(F, "p");
         LcuExpr *seg = X_idx(F, nsid, X_var(F, p));
         LcuExpr *from = X_idx_in(F, idx, seg);
-        LcuExpr *body = X_bin(F, LOP_ADD, X_idx_as(F, offs, from, inrange),
+        /* Only the lengths' read nl can fail.  Where idx holds a bad
+         * position, that read stops the program (the interpreter) or
+         * records the error and gives 0 (compiled code), so no p lies in
+         * that segment: the offsets' read and the element gather below are
+         * in range by construction, and fusion may inline the gather at an
+         * in-range subscript (fu_pdg.c, map_is_view). */
+        LcuExpr *body = X_bin(F, LOP_ADD, X_idx_in(F, offs, from),
                               X_bin(F, LOP_SUB, X_var(F, p), X_idx_in(F, noffs, X_idx(F, nsid, X_var(F, p)))));
         Sym iidx = fl_map(F, LB_INT, p, body, X_len(F, nsid));
         out[0] = nsd;
-        gather_into(F, t->elem, c + 1, iidx, out + 1, inrange, perm, rest ? rest + 1 : NULL, 0);
+        gather_into(F, t->elem, c + 1, iidx, out + 1, true, perm, rest ? rest + 1 : NULL, 0);
         return;
     }
     case TY_FUNID: case TY_VAR:
@@ -214,6 +220,38 @@ bool rep_filter_flat(Fl *F, Type *t, const Sym *c, Sym flags, LcuExpr *n, FVal *
     return true;
 }
 
+/* ---- segment by segment: each segment's a part, then its b part ----
+ * For values without nested sequences (false otherwise): one MAP per
+ * component, over the new descriptor's total, that reads a or b directly
+ * at a position marked pos_in (within the segment's part).  Concatenating
+ * and then permuting the concatenation (p_append's general form) reads the
+ * same elements, but the marked positions let fusion read the segment id
+ * of an inlined producer as the segment at hand (doc/fusion.md, "Known
+ * segments") instead of storing the segment ids to look it up. */
+bool rep_interleave_flat(Fl *F, Type *t, const SegParts *sp, FVal *out)
+{
+    int k = fv_arity(t, true);
+    if (k == 0 || has_seq(F, t)) return false;
+    LcuBase *bs = arena_alloc(F->a, sizeof *bs * (size_t)k);
+    bases_into(F, t, bs);
+    Sym *r = arena_alloc(F->a, sizeof *r * (size_t)k);
+    for (int c = 0; c < k; c++) {
+        Sym p = fl_fresh(F, "p");
+#define SEG X_idx(F, sp->nsid, X_var(F, p))
+#define POS X_bin(F, LOP_SUB, X_var(F, p), X_idx_in(F, sp->noffs, SEG))
+        LcuExpr *la = X_idx_in(F, sp->la, SEG);
+        LcuExpr *at_a = X_bin(F, LOP_ADD, X_idx_in(F, sp->oa, SEG), X_call2(F, "pos_in", POS, X_idx_in(F, sp->la, SEG)));
+        LcuExpr *at_b = X_bin(F, LOP_ADD, X_idx_in(F, sp->ob, SEG),
+                              X_call2(F, "pos_in", X_bin(F, LOP_SUB, POS, X_idx_in(F, sp->la, SEG)), X_idx_in(F, sp->lb, SEG)));
+        LcuExpr *body = X_if(F, X_bin(F, LOP_LT, POS, la), X_idx_in(F, sp->a[c], at_a), X_idx_in(F, sp->b[c], at_b));
+#undef SEG
+#undef POS
+        r[c] = fl_map(F, bs[c], p, body, X_len(F, sp->nsid));
+    }
+    *out = fv_make(F, t, true, k, r);
+    return true;
+}
+
 /* ---- concat ---- */
 static void concat_into(Fl *F, Type *t, const Sym *a, LcuExpr *na, const Sym *b, LcuExpr *nb, Sym *out)
 {
@@ -238,14 +276,9 @@ static void concat_into(Fl *F, Type *t, const Sym *a, LcuExpr *na, const Sym *b,
         return;
     }
     case TY_SEQ: {
-        Sym la = fl_sd_lengths(F, a[0]);
-        Sym lb = fl_sd_lengths(F, b[0]);
-        const Sym la1[1] = { la }, lb1[1] = { lb };
-        Sym l[1];
-        concat_into(F, type_base(F->a, TY_INT), la1, na, lb1, nb, l);
         Sym ta = fl_sd_total(F, a[0]);
         Sym tb = fl_sd_total(F, b[0]);
-        out[0] = fl_make_sd_total(F, l[0], X_bin(F, LOP_ADD, X_var(F, ta), X_var(F, tb)));
+        out[0] = fl_cat_sd(F, a[0], b[0]);
         concat_into(F, t->elem, a + 1, X_var(F, ta), b + 1, X_var(F, tb), out + 1);
         return;
     }

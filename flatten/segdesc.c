@@ -74,6 +74,11 @@ Sym fl_make_sd_total(Fl *F, Sym lens, LcuExpr *total)
     return fl_emit(F, T_sd(F), X_call2(F, "make_sd", X_var(F, lens), total));
 }
 
+/* sum_sd (a, b), cat_sd (a, b): descriptors whose offsets the runtime
+ * takes from a's and b's, without make_sd's scan (lcu.h). */
+Sym fl_sum_sd(Fl *F, Sym a, Sym b) { return fl_emit(F, T_sd(F), X_call2(F, "sum_sd", X_var(F, a), X_var(F, b))); }
+Sym fl_cat_sd(Fl *F, Sym a, Sym b) { return fl_emit(F, T_sd(F), X_call2(F, "cat_sd", X_var(F, a), X_var(F, b))); }
+
 /* The registry entry outlives the block: the sd's uses are in its scope,
  * and n, l and the total are bound before it in the same block. */
 Sym fl_dist_sd(Fl *F, LcuExpr *n, LcuExpr *len, Sym *total)

@@ -13,7 +13,15 @@ typedef struct Fu {
     PtrVec new_kernels;       /* LcuKernel * made from clusters */
     int kf_counter;
     NameSet kernel_names;     /* every kernel name in use */
+    PtrVec sd_access;         /* SdAccess *: the function's segids/offsets/lengths (s) bindings */
 } Fu;
+
+/* A CPU binding v = segids (sd), offsets (sd) or lengths (sd) of the
+ * function being fused (merged kernels name their parameters after CPU
+ * variables, so the rewrite can tell what a kernel's vector is). */
+typedef enum { SD_SEGIDS, SD_OFFSETS, SD_LENGTHS } SdAccessKind;
+typedef struct SdAccess { Sym v; SdAccessKind kind; Sym sd; } SdAccess;
+const SdAccess *fu_sd_access(const Fu *F, Sym v);   /* fu_merge.c */
 
 /* A fresh name base_N not in taken (then added). */
 Sym fu_fresh(Fu *F, NameSet *taken, Sym base);
@@ -113,6 +121,7 @@ const LcuExpr *node_arg_for(const Node *nd, Sym param);
 int node_size_class(Sizes *S, const Node *nd, const LcuArg *size);
 bool soac_index_thunk(const LcuSoac *s, int argno);   /* its parameter an index of the SOAC's space */
 bool view_inlinable(Fu *F, Sizes *S, const Node *p, const Node *c);   /* fu_pdg.c */
+bool reads_node(const Node *c, const Node *p);   /* does c read a result of p (fu_pdg.c) */
 /* e is `total (s)` for an sd variable s: s; otherwise NULL. */
 Sym total_of(const LcuExpr *e);
 /* The class of total (s) for a SEG_ SOAC's sd argument s (-1: unknown). */

@@ -297,33 +297,29 @@ static bool cluster_ready(const Region *r, const bool *done, int c)
     return true;
 }
 
-static bool reads_result_of(const Node *j, const Node *v)
-{
-    for (int q = 0; q < j->reads.len; q++)
-        if (in_list(v->bind->nvars, v->bind->vars, j->reads.items[q])) return true;
-    return false;
-}
-
-/* Views (Node.view) alone in their cluster whose every reader is a kernel
- * that can compute them again (view_inlinable), and that the block's
- * result does not read: copied into each reader's kernel, where the
- * rewrite inlines them, instead of launched and stored. */
+/* Clusters made only of views (Node.view) whose every reader is a kernel
+ * that can compute them again (view_inlinable), none of which the
+ * block's result reads: copied into each reader's kernel, where the
+ * rewrite inlines them, instead of launched and stored.  (A view fused
+ * with a view it reads at its own index: the gather by segment after a
+ * lifted `xs[i]` of a nested sequence, an index MAP and the gather
+ * through it, read in turn by a lifted `++`.) */
 static void find_dup_views(Fu *F, Sizes *S, const Region *r, bool *dup)
 {
     int n = r->n;
-    int *members = arena_alloc(F->a, sizeof *members * (size_t)n);
-    for (int i = 0; i < n; i++) if (r->nodes[i].cluster >= 0) members[r->nodes[i].cluster]++;
+    bool *kept = arena_alloc(F->a, sizeof *kept * (size_t)n);   /* per cluster: a member is not copied */
     for (int v = 0; v < n; v++) {
         const Node *V = &r->nodes[v];
-        if (!V->view || r->exported[v] || members[V->cluster] != 1) continue;
-        bool ok = true, any = false;
+        if (V->cluster < 0) continue;
+        bool ok = V->view && !r->exported[v], any = false;
         for (int j = v + 1; j < n && ok; j++) {
-            if (!reads_result_of(&r->nodes[j], V)) continue;
+            if (!reads_node(&r->nodes[j], V)) continue;
             any = true;
             ok = view_inlinable(F, S, V, &r->nodes[j]);
         }
-        dup[v] = ok && any;
+        if (!ok || !any) kept[V->cluster] = true;
     }
+    for (int v = 0; v < n; v++) dup[v] = r->nodes[v].cluster >= 0 && !kept[r->nodes[v].cluster];
 }
 
 /* The members of a cluster (order[p..q)) and the copied views they read,
@@ -336,7 +332,7 @@ static int with_views(const Region *r, const bool *dup, const int *order, int p,
     for (int v = n - 1; v >= 0; v--) {   /* readers come after their views */
         if (!dup[v] || in[v]) continue;
         for (int j = v + 1; j < n && !in[v]; j++)
-            if (in[j] && reads_result_of(&r->nodes[j], &r->nodes[v])) in[v] = true;
+            if (in[j] && reads_node(&r->nodes[j], &r->nodes[v])) in[v] = true;
     }
     for (int i = 0; i < n; i++) if (in[i]) mem[nm++] = i;
     for (int i = 0; i < nm; i++) in[mem[i]] = false;
@@ -374,7 +370,9 @@ void merge_region(Fu *F, Sizes *S, Region *r)
         int c = r->nodes[order[p]].cluster;
         int q = p;
         while (q < n && r->nodes[order[q]].cluster == c) q++;
-        int nm = q - p == 1 && dup[order[p]] ? 0 : with_views(r, dup, order, p, q, mem, in);   /* a copied view: in its readers */
+        bool copied = true;   /* copied views: in their readers */
+        for (int i = p; i < q; i++) copied = copied && dup[order[i]];
+        int nm = copied ? 0 : with_views(r, dup, order, p, q, mem, in);
         if (nm == 1) ptrvec_push(F->a, &binds, r->nodes[mem[0]].bind);
         else if (nm > 1) ptrvec_push(F->a, &binds, merge_cluster(F, S, r, mem, nm, dup));
         p = q;
@@ -414,6 +412,39 @@ static LcuExpr *copy_cpu(Fu *F, const LcuExpr *e)
 }
 
 typedef struct FunCtx { Fu *F; Sizes *S; const char *fun; int *nregions; } FunCtx;
+
+static void note_sd_access(Fu *F, const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_BLOCK:
+        for (int i = 0; i < e->u.block.nbinds; i++) {
+            const LcuBind *b = e->u.block.binds[i];
+            const LcuExpr *r = b->rhs;
+            note_sd_access(F, r);
+            if (b->nvars != 1 || r->kind != LE_CALL || r->u.call.nargs != 1 || r->u.call.args[0]->kind != LE_VAR) continue;
+            const char *f = r->u.call.name;
+            SdAccessKind k = !strcmp(f, "segids") ? SD_SEGIDS : !strcmp(f, "offsets") ? SD_OFFSETS : SD_LENGTHS;
+            if (k == SD_LENGTHS && strcmp(f, "lengths")) continue;
+            SdAccess *acc = arena_alloc(F->a, sizeof *acc);
+            *acc = (SdAccess){ b->vars[0], k, r->u.call.args[0]->u.var };
+            ptrvec_push(F->a, &F->sd_access, acc);
+        }
+        note_sd_access(F, e->u.block.result);
+        return;
+    case LE_IF: note_sd_access(F, e->u.if_.then_e); note_sd_access(F, e->u.if_.else_e); return;
+    default: return;
+    }
+}
+
+/* (Looked up only where an inlined index has the pos_in form.) */
+const SdAccess *fu_sd_access(const Fu *F, Sym v)
+{
+    for (int i = 0; i < F->sd_access.len; i++) {
+        const SdAccess *acc = F->sd_access.items[i];
+        if (acc->v == v) return acc;
+    }
+    return NULL;
+}
 
 static void fuse_expr(FunCtx *c, LcuExpr *e);
 
@@ -511,6 +542,8 @@ LcuProgram *fusion_program(Arena *a, Interner *in, const LcuProgram *p, const Fu
         Sizes S = { .F = F };
         sizes_collect_fun(&S, nf);
         FunCtx c = { F, &S, f->name, &nregions };
+        F->sd_access.len = 0;
+        note_sd_access(F, nf->body);
         fuse_expr(&c, nf->body);
         note_runs(nf->body, &after, a);
     }

@@ -179,6 +179,19 @@ static void sd_vector_class(Sizes *S, Sym v, const LcuExpr *e)
         sizes_union(S, sizes_class(S, 1, v, 0), class_of_cpu(S, e->u.call.args[0], false));
         return;
     }
+    if (e->kind == LE_CALL && e->u.call.nargs == 2 && e->u.call.args[0]->kind == LE_VAR && e->u.call.args[1]->kind == LE_VAR &&
+        (!strcmp(e->u.call.name, "sum_sd") || !strcmp(e->u.call.name, "cat_sd"))) {
+        /* #s = #a = #b, or #a + #b; total (s) = total (a) + total (b) */
+        Sym a = e->u.call.args[0]->u.var, b = e->u.call.args[1]->u.var;
+        int na = sizes_find(S, sizes_class(S, 1, a, 0)), nb = sizes_find(S, sizes_class(S, 1, b, 0));
+        int ta = sizes_find(S, sizes_class(S, 4, a, 0)), tb = sizes_find(S, sizes_class(S, 4, b, 0));
+        if (!strcmp(e->u.call.name, "sum_sd")) {
+            sizes_union(S, sizes_class(S, 1, v, 0), na);
+            sizes_union(S, na, nb);
+        } else sizes_union(S, sizes_class(S, 1, v, 0), sizes_binop_class(S, LOP_ADD, na, nb));
+        sizes_union(S, sizes_class(S, 4, v, 0), sizes_binop_class(S, LOP_ADD, ta, tb));
+        return;
+    }
     if (e->kind != LE_CALL || e->u.call.nargs != 1 || e->u.call.args[0]->kind != LE_VAR) return;
     const char *f = e->u.call.name;
     Sym s = e->u.call.args[0]->u.var;
@@ -594,11 +607,18 @@ static bool reads_at_param_or_inrange(Fu *F, const LcuArg *g, int n, const Sym *
  * pull arrays).  The lifted `++`'s concatenation, read through the
  * interleaving gather, was a launch of its own, two a quicksort level. */
 #define VIEW_MAX_NODES 16
+/* A larger one (a lifted `++`'s index arithmetic, a gather by segment
+ * through it) is a view only where one kernel reads it at one place
+ * (settle_views): computed again there, it costs what storing and
+ * loading it did, without its launch. */
+#define VIEW_MAX_NODES_ONE_READ 64
+static int view_body_size(const Node *nd) { return lcu_expr_size(nd->k->binds[0]->soac->args[0]->u.thunk->body); }
+
 static bool map_is_view(const Node *nd)
 {
     if (nd->kind != NODE_RUN || nd->soac != LS_MAP || nd->may_fail || nd->k->nbinds != 1) return false;
     const LcuExpr *body = nd->k->binds[0]->soac->args[0]->u.thunk->body;
-    return lcu_expr_size(body) <= VIEW_MAX_NODES && !lcu_has_loop(body);
+    return lcu_expr_size(body) <= VIEW_MAX_NODES_ONE_READ && !lcu_has_loop(body);
 }
 
 /* MAP → any SOAC: the consumer reads the MAP only at its own index over the
@@ -723,6 +743,62 @@ int pdg_horizontal(const Region *r, int i, int j)
 
 #define AT(m, i, j) (m)[(size_t)(i) * (size_t)r->n + (size_t)(j)]
 
+/* The places consumer c reads producer p's results at: reads at its own
+ * index count once together (the rewrite binds them once, inline_map_arg),
+ * every other subscript once each. */
+typedef struct ReadCount { int n; const Sym *ps; Sym own; bool at_own; int others; } ReadCount;
+static LcuExpr *count_read(Copier *c, Sym vec, LcuExpr *idx, bool inrange, Span sp)
+{
+    ReadCount *rc = c->ctx;
+    (void)inrange; (void)sp;
+    if (!in_list(rc->n, rc->ps, vec)) return NULL;
+    if (rc->own && idx->kind == LE_VAR && idx->u.var == rc->own) rc->at_own = true;
+    else rc->others++;
+    return NULL;
+}
+
+static int read_sites(Fu *F, const Node *p, const Node *c)
+{
+    Sym ps[64];
+    if (c->kind != NODE_RUN || c->k->nparams > 64) return 1 << 20;
+    ReadCount rc = { params_from(p, c, ps), ps, NULL, false, 0 };
+    Copier cp = { F, NULL, NULL, false, count_read, NULL, &rc };
+    const LcuSoac *so = c->k->binds[0]->soac;
+    for (int i = 0; i < so->nargs; i++) {
+        const LcuArg *g = so->args[i];
+        if (g->kind != LA_THUNK) { fu_copy(&cp, g->u.expr, NULL); continue; }
+        const LcuThunk *t = g->u.thunk;
+        rc.own = soac_index_thunk(so, i) && t->nparams == 1 ? t->params[0] : NULL;
+        fu_copy(&cp, t->body, NULL);
+    }
+    return rc.others + rc.at_own;
+}
+
+/* Does c read a result of p? */
+bool reads_node(const Node *c, const Node *p)
+{
+    for (int q = 0; q < c->reads.len; q++)
+        if (in_list(p->bind->nvars, p->bind->vars, c->reads.items[q])) return true;
+    return false;
+}
+
+/* A view over VIEW_MAX_NODES stays one only where one kernel reads it,
+ * at one place (read_sites). */
+static void settle_views(Fu *F, Region *r)
+{
+    for (int v = 0; v < r->n; v++) {
+        Node *V = &r->nodes[v];
+        if (!V->view || view_body_size(V) <= VIEW_MAX_NODES) continue;
+        int readers = 0, sites = 0;
+        for (int j = v + 1; j < r->n; j++)
+            if (reads_node(&r->nodes[j], V)) {
+                readers++;
+                sites += read_sites(F, V, &r->nodes[j]);
+            }
+        V->view = readers == 1 && sites == 1;
+    }
+}
+
 void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
 {
     r->block = block;
@@ -770,6 +846,13 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
             if (!(r->nodes[i].kind == NODE_RUN && !r->nodes[i].may_fail)) AT(r->edge, i, e) = EDGE_PREVENT;
         for (int j = e + 1; j < n; j++) AT(r->edge, e, j) = EDGE_PREVENT;
     }
+    /* results the region's result reads */
+    PtrVec res = { 0 };
+    fu_free_vars_expr(F, block->u.block.result, &res);
+    for (int v = 0; v < res.len; v++)
+        for (int i = n - 1; i >= 0; i--)
+            if (in_list(r->nodes[i].bind->nvars, r->nodes[i].bind->vars, res.items[v])) { r->exported[i] = true; break; }
+    settle_views(F, r);
     /* the size of a consumer once fused with its FILTER/PERMUTE producer */
     for (int j = 0; j < n; j++)
         for (int i = 0; i < j; i++)
@@ -805,12 +888,6 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
         ess_n[i] = ne;
         for (int j = i + 1; j < n; j++) AT(r->reach, i, j) = ri[j / 64] >> (j % 64) & 1;
     }
-    /* results the region's result reads */
-    PtrVec res = { 0 };
-    fu_free_vars_expr(F, block->u.block.result, &res);
-    for (int v = 0; v < res.len; v++)
-        for (int i = n - 1; i >= 0; i--)
-            if (in_list(r->nodes[i].bind->nvars, r->nodes[i].bind->vars, res.items[v])) { r->exported[i] = true; break; }
     /* A MAP whose one reader is a SEG_REDUCE or SEG_SCAN it may fuse into
      * (the lifted sum of an expression: a MAP, then the SEG_REDUCE) is,
      * once fused, part of that SOAC: horizontally it counts as one, so the

@@ -25,7 +25,9 @@
 
 #define MAX_THUNK_NODES 4000     /* stop inlining before code size explodes */
 
-typedef struct Rw { Fu *F; LcuKernel *k; NameSet *taken; const NameSet *views; SameSize same; void *ctx; } Rw;
+/* known: KnownPos *, names bound to a position in a known segment (view_pull) */
+typedef struct Rw { Fu *F; LcuKernel *k; NameSet *taken; const NameSet *views; SameSize same; void *ctx; PtrVec known; } Rw;
+typedef struct KnownPos { Sym name; Sym sd; const LcuExpr *seg; } KnownPos;
 
 static bool in_list(int n, const Sym *v, Sym x)
 {
@@ -122,6 +124,108 @@ static bool all_views(Rw *R, const LcuKBind *A)
     return true;
 }
 
+/* A view's pull read elsewhere than at the reader's own index: its own
+ * subscripts v[i] become in range.  A view cannot fail (fu_pdg.c), so
+ * each such v has the view's size, and the reader's index is in range
+ * of that size; left checked, a view inlined into a view that is
+ * inlined in turn would be read at a checked subscript, which the
+ * rewrite does not inline (a lifted `++` over a gather by segment). */
+/* Known segments: the view is read at offsets (s).[k] + pos_in (r,
+ * lengths (s).[k]), a position in segment k of s, so its own reads of
+ * segids (s) are k (a lifted `++` of gathers by segment: no segment ids
+ * stored to be looked up at computed positions). */
+typedef struct OwnRead { Fu *F; Sym own; Sym sd; const LcuExpr *seg; } OwnRead;
+
+static LcuExpr *own_read_inrange(Copier *c, Sym vec, LcuExpr *idx, bool inrange, Span sp)
+{
+    OwnRead *o = c->ctx;
+    if (idx->kind != LE_VAR || idx->u.var != o->own) return NULL;
+    const SdAccess *acc = o->sd ? fu_sd_access(o->F, vec) : NULL;
+    if (acc && acc->kind == SD_SEGIDS && acc->sd == o->sd) {
+        Copier plain = { o->F, NULL, NULL, false, NULL, NULL, NULL };
+        return fu_copy(&plain, o->seg, NULL);
+    }
+    return inrange ? NULL : lcu_e_index(c->F->a, sp, vec, sp, idx, true);
+}
+
+static bool same_expr(const LcuExpr *x, const LcuExpr *y)
+{
+    if (x->kind != y->kind) return false;
+    switch (x->kind) {
+    case LE_VAR: return x->u.var == y->u.var;
+    case LE_INT: return x->u.i == y->u.i;
+    case LE_INDEX: return x->u.index.vec == y->u.index.vec && same_expr(x->u.index.idx, y->u.index.idx);
+    case LE_BINOP: return x->u.bin.op == y->u.bin.op && same_expr(x->u.bin.l, y->u.bin.l) && same_expr(x->u.bin.r, y->u.bin.r);
+    default: return false;
+    }
+}
+
+/* Is e offsets (s).[k] + pos_in (r, lengths (s).[k]), or a name bound to
+ * such a position?  Then s, and k in *seg. */
+static Sym known_segment(Rw *R, const LcuExpr *e, const LcuExpr **seg)
+{
+    Fu *F = R->F;
+    if (e->kind == LE_VAR)
+        for (int i = 0; i < R->known.len; i++) {
+            const KnownPos *kp = R->known.items[i];
+            if (kp->name == e->u.var) { *seg = kp->seg; return kp->sd; }
+        }
+    if (e->kind != LE_BINOP || e->u.bin.op != LOP_ADD) return NULL;
+    const LcuExpr *o = e->u.bin.l, *p = e->u.bin.r;
+    if (o->kind != LE_INDEX || p->kind != LE_CALL || strcmp(p->u.call.name, "pos_in") || p->u.call.nargs != 2) return NULL;
+    const LcuExpr *l = p->u.call.args[1];
+    if (l->kind != LE_INDEX || !same_expr(o->u.index.idx, l->u.index.idx)) return NULL;
+    const SdAccess *ao = fu_sd_access(F, o->u.index.vec), *al = fu_sd_access(F, l->u.index.vec);
+    if (!ao || !al || ao->kind != SD_OFFSETS || al->kind != SD_LENGTHS || ao->sd != al->sd) return NULL;
+    *seg = o->u.index.idx;
+    return ao->sd;
+}
+
+/* The pull of a view inlined at idx: own reads in range, and segids (s)
+ * read as k where idx is a known segment's position.  (Not where k
+ * mentions a name of the thunk: substituted for the parameter or under a
+ * renamed binder, it would change meaning.) */
+static const LcuThunk *view_pull(Rw *R, const LcuThunk *t, const LcuExpr *idx, Sym *known_sd, const LcuExpr **seg)
+{
+    *known_sd = NULL;
+    if (t->nparams != 1) return t;
+    OwnRead o = { R->F, t->params[0], NULL, NULL };
+    o.sd = known_segment(R, idx, &o.seg);
+    if (o.sd) {
+        NameSet names = { 0 };
+        fu_all_names_expr(R->F, t->body, &names);
+        nameset_add(R->F->a, &names, t->params[0]);
+        PtrVec fv = { 0 };
+        fu_free_vars_expr(R->F, o.seg, &fv);
+        for (int i = 0; i < fv.len && o.sd; i++)
+            if (nameset_has(&names, fv.items[i])) o.sd = NULL;
+    }
+    Copier c = { R->F, R->taken, NULL, false, own_read_inrange, NULL, &o };
+    *known_sd = o.sd;
+    *seg = o.seg;
+    return lcu_thunk(R->F->a, t->span, 1, t->params, fu_copy(&c, t->body, NULL), 0, NULL);
+}
+
+/* View A's pull at a subscript idx other than the reader's own index.  A
+ * known segment's position is bound to a fresh name, remembered (a view
+ * the pull reads is inlined at that name next: the gather through an
+ * index MAP). */
+static LcuExpr *view_at(Rw *R, const LcuKBind *A, LcuExpr *idx, Span sp)
+{
+    const LcuThunk *t = A->soac->args[0]->u.thunk;
+    Sym sd;
+    const LcuExpr *seg;
+    const LcuThunk *pull = view_pull(R, t, idx, &sd, &seg);
+    LcuExpr *args[1] = { idx };
+    if (!sd || idx->kind == LE_VAR) return apply_thunk(R, pull, 1, args, sp);
+    Sym nm = fu_fresh(R->F, R->taken, t->params[0]);
+    KnownPos *kp = arena_alloc(R->F->a, sizeof *kp);
+    *kp = (KnownPos){ nm, sd, seg };
+    ptrvec_push(R->F->a, &R->known, kp);
+    args[0] = lcu_e_var(R->F->a, sp, nm);
+    return mk_let(R, sp, 1, &nm, idx, apply_thunk(R, pull, 1, args, sp));
+}
+
 static LcuExpr *on_index_map(Copier *c, Sym vec, LcuExpr *idx, bool inrange, Span sp)
 {
     Inl *in = c->ctx;
@@ -131,10 +235,7 @@ static LcuExpr *on_index_map(Copier *c, Sym vec, LcuExpr *idx, bool inrange, Spa
         bool own = in->safe && idx->kind == LE_VAR && idx->u.var == in->safe;
         if (!own && !(inrange && in->view)) return NULL;
         in->did = true;
-        if (!own) {
-            LcuExpr *args[1] = { idx };
-            return component(in->R, apply_thunk(in->R, A->soac->args[0]->u.thunk, 1, args, sp), A->nvars, comp, A->vars[comp], sp);
-        }
+        if (!own) return component(in->R, view_at(in->R, A, idx, sp), A->nvars, comp, A->vars[comp], sp);
         if (in->cse) return lcu_e_var(in->R->F->a, sp, in->cse[comp]);
         LcuExpr *args[1] = { idx };
         LcuExpr *body = apply_thunk(in->R, A->soac->args[0]->u.thunk, 1, args, sp);
@@ -734,7 +835,7 @@ static bool tuple_horizontal(Rw *R, bool sinks_only)
 
 void rewrite_kernel(Fu *F, LcuKernel *k, NameSet *taken, const NameSet *views, SameSize same, void *ctx)
 {
-    Rw R = { F, k, taken, views, same, ctx };
+    Rw R = { F, k, taken, views, same, ctx, { 0 } };
     while (tuple_horizontal(&R, true)) { }
     for (int guard = 0; guard < 10000; guard++) {
         bool changed = inline_maps(&R);

@@ -282,12 +282,16 @@ void lcu_stats_free(LcuStats *s);
  *   div_in (int,int)->int: a / b where 0 <= a, 0 < b by construction (the
  *     flattener's segment arithmetic); unchecked in generated code, an
  *     internal error in the interpreter when broken
+ *   pos_in (int,int)->int: r where 0 <= r < l by construction (a position in
+ *     a segment of length l); the same promise as div_in's
  * CPU-only builtins:
  *   make_sd([int]) -> sd      lengths(sd) -> [int]     offsets(sd) -> [int] (exclusive scan)
  *   make_sd([int], int t) -> sd: the same, whose total the flattener knows is t
  *     (total(sd) then costs no wait for the device; a different sum of the
  *     lengths is an internal error)
  *   dist_sd(int n, int l) -> sd: n segments of length l (total n * l without a scan)
+ *   sum_sd(sd a, sd b) -> sd: segment k of length a's + b's (#a = #b); cat_sd(sd a,
+ *     sd b) -> sd: a's segments then b's.  Offsets from a's and b's, without a scan
  *   segids(sd) -> [int] (segment of each element)      total(sd) -> int
  *   check(bool, int site, [char] msg) -> unit: when the bool is true, a runtime
  *     error "FILE:LINE:COL: RUNTIME ERROR: msg" with the position of `site`

@@ -59,6 +59,10 @@ static const LcuBuiltin builtins[] = {
      * segment of element a of segments of length b): unchecked in the
      * generated code; the interpreter checks the promise (li_apply_builtin) */
     { "div_in", LBI_DIV_IN, 2, { I_, I_ }, I_ },
+    /* pos_in (r, l) = r where 0 <= r < l by construction (a position in
+     * a segment of length l): fusion reads the segment of an element at
+     * offsets (s)[k] + pos_in (r, lengths (s)[k]) as k (fu_rewrite.c) */
+    { "pos_in", LBI_POS_IN, 2, { I_, I_ }, I_ },
 };
 #define NBUILTINS (int)(sizeof builtins / sizeof builtins[0])
 
@@ -155,11 +159,15 @@ LcuScalar lcu_builtin_apply(const LcuBuiltin *b, const LcuScalar *a, const char 
         if (x < 0 || y <= 0) { *err = "in-range division out of range"; return r; }
         r.i = x / y;
         return r;
+    case LBI_POS_IN:
+        if (x < 0 || x >= y) { *err = "in-segment position out of range"; return r; }
+        r.i = x;
+        return r;
     }
     return r;
 }
 
-static const char *const cpu_builtins[] = { "make_sd", "dist_sd", "lengths", "offsets", "segids", "total", "check" };
+static const char *const cpu_builtins[] = { "make_sd", "dist_sd", "sum_sd", "cat_sd", "lengths", "offsets", "segids", "total", "check" };
 
 bool lcu_cpu_builtin_exists(const char *name)
 {

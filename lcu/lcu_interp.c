@@ -187,6 +187,8 @@ LcuScalar li_apply_builtin(LcuInterp *I, const LcuBuiltin *b, const LcuScalar *a
     }
     if (b->id == LBI_DIV_IN && (args[0].i < 0 || args[1].i <= 0))   /* the flattener's bug */
         li_internal(I, "div_in (%lld, %lld): the promise 0 <= a, 0 < b is broken", (long long)args[0].i, (long long)args[1].i);
+    if (b->id == LBI_POS_IN && (args[0].i < 0 || args[0].i >= args[1].i))
+        li_internal(I, "pos_in (%lld, %lld): the promise 0 <= r < l is broken", (long long)args[0].i, (long long)args[1].i);
     const char *err = NULL;
     LcuScalar r = lcu_builtin_apply(b, args, &err);
     if (err) li_unguarded(I, "%s: %s", b->name, err);

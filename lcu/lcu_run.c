@@ -61,7 +61,7 @@ static LcuVal *int_vec(LcuInterp *I, int64_t len) { return lcu_val_vec(I, LB_INT
  * are kept out of line, so that deep recursion needs little C stack. */
 #define COLD __attribute__((noinline))
 
-/* make_sd dist_sd lengths offsets segids total check */
+/* make_sd dist_sd sum_sd cat_sd lengths offsets segids total check */
 static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args, int nargs)
 {
     LcuVal *a = args[0];
@@ -84,6 +84,20 @@ static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args, int 
         if (l > 0 && n > INT32_MAX / l) li_unguarded(I, "dist_sd: %lld segments of length %lld: more than 2^31 - 1 elements", (long long)n, (long long)l);
         LcuVal *sd = lcu_val_sd(I, n);
         for (int64_t i = 0; i < n; i++) sd->data[i].i = l;
+        return sd;
+    }
+    if (!strcmp(f, "sum_sd")) {    /* segment k: a's and b's lengths added */
+        LcuVal *b = args[1];
+        if (a->len != b->len) li_internal(I, "sum_sd of descriptors of %lld and %lld segments", (long long)a->len, (long long)b->len);
+        LcuVal *sd = lcu_val_sd(I, a->len);
+        for (int64_t i = 0; i < sd->len; i++) sd->data[i].i = a->data[i].i + b->data[i].i;
+        return sd;
+    }
+    if (!strcmp(f, "cat_sd")) {    /* a's segments, then b's */
+        LcuVal *b = args[1];
+        LcuVal *sd = lcu_val_sd(I, a->len + b->len);
+        for (int64_t i = 0; i < a->len; i++) sd->data[i] = a->data[i];
+        for (int64_t i = 0; i < b->len; i++) sd->data[a->len + i] = b->data[i];
         return sd;
     }
     if (!strcmp(f, "lengths")) {

@@ -159,12 +159,19 @@ NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens);
  * knows (checked; a difference is an internal error) */
 NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total);
 void nesl_sd_total_differs(NeslRt *rt, int64_t sum, int64_t total);   /* exits */
+NESL_NORETURN void nesl_sd_parts_differ(NeslRt *rt, int64_t na, int64_t nb);   /* sum_sd's: exits 3 */
 /* A FILTER or PARTITION (soac: its name) kept real elements where its kept
  * (lcu.h, the flattener's count) said given: an internal error, exits 3. */
 NESL_NORETURN void nesl_kept_differs(NeslRt *rt, const char *soac, int64_t real, int64_t given);
 /* dist_sd(n, l): n segments of length l (a sequence replicated n times);
  * the total n * l is known without reading the device. */
 NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l);
+/* sum_sd (a, b): segment k's length is a's plus b's (#a = #b: else an
+ * internal error, exits 3); cat_sd (a, b): a's segments, then b's.  Their
+ * offsets come from a's and b's (offsets (a) + offsets (b); offsets (a),
+ * then total (a) + offsets (b)), without a scan. */
+NeslSd *nesl_sum_sd(NeslRt *rt, NeslSd *a, NeslSd *b);
+NeslSd *nesl_cat_sd(NeslRt *rt, NeslSd *a, NeslSd *b);
 NeslVec *nesl_lengths(NeslRt *rt, const NeslSd *s);
 NeslVec *nesl_offsets(NeslRt *rt, NeslSd *s);
 NeslVec *nesl_segids(NeslRt *rt, NeslSd *s);

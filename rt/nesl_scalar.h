@@ -57,6 +57,8 @@ static inline NESL_HD int32_t nesl_iabs(int32_t a) { return a < 0 ? nesl_ineg(a)
 /* λcu's div_in: 0 <= a and 0 < b by construction, so unsigned division
  * (fewer instructions on the GPU than signed) gives a / b. */
 static inline NESL_HD int32_t nesl_div_in(int32_t a, int32_t b) { return (int32_t)((uint32_t)a / (uint32_t)b); }
+/* λcu's pos_in: 0 <= r < l by construction (a fact for fusion), so r. */
+static inline NESL_HD int32_t nesl_pos_in(int32_t r, int32_t l) { (void)l; return r; }
 
 /* ---- bits ---- */
 static inline NESL_HD int32_t nesl_band(int32_t a, int32_t b) { return nesl_wrap32((uint32_t)a & (uint32_t)b); }

@@ -295,6 +295,15 @@ void nesl_sd_total_differs(NeslRt *rt, int64_t sum, int64_t total)
     exit(3);
 }
 
+void nesl_sd_parts_differ(NeslRt *rt, int64_t na, int64_t nb)
+{
+    nesl_tgt_flush_errors(rt);
+    fflush(stdout);
+    fprintf(stderr, "nesslc: internal error: sum_sd of descriptors of %lld and %lld segments (please report this bug)\n",
+            (long long)na, (long long)nb);
+    exit(3);
+}
+
 void nesl_kept_differs(NeslRt *rt, const char *soac, int64_t real, int64_t given)
 {
     nesl_tgt_flush_errors(rt);   /* an earlier device error is reported instead, as everywhere */

@@ -227,6 +227,23 @@ NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total)
     return s;
 }
 
+/* (The CPU's offsets are computed when first read, from the lengths.) */
+NeslSd *nesl_sum_sd(NeslRt *rt, NeslSd *a, NeslSd *b)
+{
+    if (a->nsegs != b->nsegs) nesl_sd_parts_differ(rt, a->nsegs, b->nsegs);
+    NeslSd *s = nesl_sd_new(rt, a->nsegs);
+    for (int64_t g = 0; g < s->nsegs; g++) s->lens[g] = a->lens[g] + b->lens[g];
+    return s;
+}
+
+NeslSd *nesl_cat_sd(NeslRt *rt, NeslSd *a, NeslSd *b)
+{
+    NeslSd *s = nesl_sd_new(rt, a->nsegs + b->nsegs);
+    if (a->nsegs) memcpy(s->lens, a->lens, sizeof *s->lens * (size_t)a->nsegs);
+    if (b->nsegs) memcpy(s->lens + a->nsegs, b->lens, sizeof *s->lens * (size_t)b->nsegs);
+    return s;
+}
+
 NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l)
 {
     nesl_dist_sd_check(rt, n, l);

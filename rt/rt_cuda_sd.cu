@@ -308,6 +308,79 @@ void nesl_make_sd_group(NeslRt *rt, int k, const NeslVec *const *lens, const int
     }
 }
 
+/* sum_sd's and cat_sd's lengths and offsets from their parts' (one
+ * element-wise pass where make_sd scanned: a lifted ++ made two such
+ * descriptors a quicksort level, the [lesser, greater] of its recursion
+ * and the lifted if's merge one each).  Element g <= n of the offsets;
+ * offsets[n] is the total, into its slot when the host does not know it. */
+__global__ static void k_sum_sd(const int32_t *la, const int64_t *oa, const int32_t *lb, const int64_t *ob, int64_t n,
+                                int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
+{
+    NESL_PDL_WAIT();
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
+        int64_t off = oa[g] + ob[g];
+        o[g] = off;
+        if (g < n) {
+            l[g] = la[g] + lb[g];
+            o32[g] = (int32_t)off;
+        } else if (tot) *tot = off;
+    }
+}
+
+__global__ static void k_cat_sd(const int32_t *la, const int64_t *oa, int64_t na, const int32_t *lb, const int64_t *ob, int64_t nb,
+                                int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
+{
+    NESL_PDL_WAIT();
+    int64_t stride = (int64_t)gridDim.x * blockDim.x, n = na + nb;
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
+        int64_t off = g < na ? oa[g] : oa[na] + ob[g - na];
+        o[g] = off;
+        if (g < n) {
+            l[g] = g < na ? la[g] : lb[g - na];
+            o32[g] = (int32_t)off;
+        } else if (tot) *tot = off;
+    }
+}
+
+/* A descriptor of n segments with its offsets' blocks; its total ta + tb
+ * where both are known, else pending in a slot the kernel writes. */
+static CuSd *sd_derived(NeslRt *rt, int64_t n, CuSd *a, CuSd *b, int64_t **tot)
+{
+    CuSd *s = (CuSd *)nesl_sd_new(rt, n);
+    s->offs = cu_dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
+    s->offs32 = cu_dev_get(rt, sizeof(int32_t) * (size_t)(n ? n : 1));
+    *tot = NULL;
+    if (a->total >= 0 && b->total >= 0) s->total = a->total + b->total;
+    else *tot = sd_pend(rt, s);
+    return s;
+}
+
+NeslSd *nesl_sum_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
+{
+    CuSd *a = (CuSd *)ca, *b = (CuSd *)cb;
+    if (ca->nsegs != cb->nsegs) nesl_sd_parts_differ(rt, ca->nsegs, cb->nsegs);
+    const int64_t *oa = nesl_sd_offs(rt, ca), *ob = nesl_sd_offs(rt, cb);   /* (a dist_sd's filled) */
+    int64_t n = ca->nsegs, *tot;
+    CuSd *s = sd_derived(rt, n, a, b, &tot);
+    nesl_cu_launch(rt, k_sum_sd, (unsigned)cu_grid_for(rt, (const void *)k_sum_sd, n + 1), NESL_BLOCK,
+                   (const int32_t *)ca->lens, oa, (const int32_t *)cb->lens, ob, n, s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
+    nesl_cu_launched(rt, "segment descriptor");
+    return &s->s;
+}
+
+NeslSd *nesl_cat_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
+{
+    CuSd *a = (CuSd *)ca, *b = (CuSd *)cb;
+    const int64_t *oa = nesl_sd_offs(rt, ca), *ob = nesl_sd_offs(rt, cb);
+    int64_t na = ca->nsegs, nb = cb->nsegs, *tot;
+    CuSd *s = sd_derived(rt, na + nb, a, b, &tot);
+    nesl_cu_launch(rt, k_cat_sd, (unsigned)cu_grid_for(rt, (const void *)k_cat_sd, na + nb + 1), NESL_BLOCK,
+                   (const int32_t *)ca->lens, oa, na, (const int32_t *)cb->lens, ob, nb, s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
+    nesl_cu_launched(rt, "segment descriptor");
+    return &s->s;
+}
+
 /* Its lengths and offsets are written when first read (sd_fill): a
  * uniform descriptor's readers in generated code compute them (doc/
  * flattening.md), so mandelbrot's timed form launched a kernel for
