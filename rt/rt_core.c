@@ -276,41 +276,41 @@ void nesl_dist_sd_check(NeslRt *rt, int32_t n, int32_t l)
         nesl_fail(rt, "dist_sd: %lld segments of length %lld: more than 2^31 - 1 elements", (long long)n, (long long)l);
 }
 
+/* A broken promise of the compiler's: "nesslc: internal error: ... (please
+ * report this bug)", exit 3.  An earlier device error is reported instead,
+ * as everywhere. */
+NESL_NORETURN static void __attribute__((format(printf, 2, 3))) compiler_bug(NeslRt *rt, const char *fmt, ...)
+{
+    nesl_tgt_flush_errors(rt);
+    fflush(stdout);
+    fputs("nesslc: internal error: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs(" (please report this bug)\n", stderr);
+    exit(3);
+}
+
 void nesl_same_len(NeslRt *rt, int64_t len, int64_t size, const char *name)
 {
-    if (len == size) return;
-    nesl_tgt_flush_errors(rt);   /* an earlier device error is reported instead, as everywhere */
-    fflush(stdout);
-    fprintf(stderr, "nesslc: internal error: '%s' has length %lld, not the size %lld that fusion proved (please report this bug)\n",
-            name, (long long)len, (long long)size);
-    exit(3);
+    if (len != size)
+        compiler_bug(rt, "'%s' has length %lld, not the size %lld that fusion proved", name, (long long)len, (long long)size);
 }
 
 void nesl_sd_total_differs(NeslRt *rt, int64_t sum, int64_t total)
 {
-    nesl_tgt_flush_errors(rt);
-    fflush(stdout);
-    fprintf(stderr, "nesslc: internal error: a descriptor's lengths add up to %lld, not the total %lld the flattener gave (please report this bug)\n",
-            (long long)sum, (long long)total);
-    exit(3);
+    compiler_bug(rt, "a descriptor's lengths add up to %lld, not the total %lld the flattener gave", (long long)sum, (long long)total);
 }
 
 void nesl_sd_parts_differ(NeslRt *rt, int64_t na, int64_t nb)
 {
-    nesl_tgt_flush_errors(rt);
-    fflush(stdout);
-    fprintf(stderr, "nesslc: internal error: sum_sd of descriptors of %lld and %lld segments (please report this bug)\n",
-            (long long)na, (long long)nb);
-    exit(3);
+    compiler_bug(rt, "sum_sd of descriptors of %lld and %lld segments", (long long)na, (long long)nb);
 }
 
 void nesl_kept_differs(NeslRt *rt, const char *soac, int64_t real, int64_t given)
 {
-    nesl_tgt_flush_errors(rt);   /* an earlier device error is reported instead, as everywhere */
-    fflush(stdout);
-    fprintf(stderr, "nesslc: internal error: a %s kept %lld elements, not the %lld the flattener gave (please report this bug)\n",
-            soac, (long long)real, (long long)given);
-    exit(3);
+    compiler_bug(rt, "a %s kept %lld elements, not the %lld the flattener gave", soac, (long long)real, (long long)given);
 }
 
 double nesl_clock(void)
