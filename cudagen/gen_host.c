@@ -77,6 +77,7 @@ static CExpr **cpu_builtin(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuE
     if (!strcmp(f, "dist_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_dist_sd", n, args)));
     if (!strcmp(f, "sum_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_sum_sd", n, args)));
     if (!strcmp(f, "cat_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_cat_sd", n, args)));
+    if (!strcmp(f, "filter_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_filter_sd", n, args)));
     const char *fn = !strcmp(f, "lengths") ? "nesl_lengths" : !strcmp(f, "offsets") ? "nesl_offsets" : "nesl_segids";
     return one(g, hoist(g, blk, "NeslVec *", cx_call(a, fn, n, args)));
 }
@@ -282,6 +283,39 @@ static const char *decl_array(Gen *g, CBlock *cb, const char *type, const char *
     return name;
 }
 
+/* Consecutive filter_sd (s, kept) of one descriptor s and vectors kept
+ * (nesl_filter_sd_group): their number from bind i on, else 1. */
+static bool fsd_of(Gen *g, const LcuBind *b, Sym sd)
+{
+    const LcuExpr *r = b->rhs;
+    return b->nvars == 1 && is_builtin_call(g, r, "filter_sd") && r->u.call.args[0]->kind == LE_VAR &&
+           r->u.call.args[1]->kind == LE_VAR && (!sd || r->u.call.args[0]->u.var == sd);
+}
+
+static int fsd_group_len(Gen *g, const LcuExpr *blk, int i)
+{
+    if (!g->skel->device || !fsd_of(g, blk->u.block.binds[i], NULL)) return 1;
+    Sym sd = blk->u.block.binds[i]->rhs->u.call.args[0]->u.var;
+    int m = 1;
+    while (i + m < blk->u.block.nbinds && m < SD_GROUP_MAX && fsd_of(g, blk->u.block.binds[i + m], sd)) m++;
+    return m;
+}
+
+static const CEnv *gen_fsd_group(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *blk, int i, int m, CBlock *cb)
+{
+    Arena *a = g->a;
+    const char *kept = decl_array(g, cb, "const NeslVec *", "fsk", m), *sds = decl_array(g, cb, "NeslSd *", "fss", m);
+    for (int j = 0; j < m; j++)
+        cs_assign(a, cb, cx_index(a, cx_name(a, kept), cx_int(a, j)), gen_expr(g, env, ec, blk->u.block.binds[i + j]->rhs->u.call.args[1], cb)[0]);
+    CExpr *sd = gen_expr(g, env, ec, blk->u.block.binds[i]->rhs->u.call.args[0], cb)[0];
+    cs_expr(a, cb, cx_calln(a, "nesl_filter_sd_group", 5, rt_of(g), sd, cx_int(a, m), cx_name(a, kept), cx_name(a, sds)));
+    for (int j = 0; j < m; j++) {
+        CExpr *s = cx_index(a, cx_name(a, sds), cx_int(a, j));
+        env = gen_bind(g, env, blk->u.block.binds[i + j], &s, cb);
+    }
+    return env;
+}
+
 static const CEnv *gen_sd_group(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *blk, int i, int m, CBlock *cb)
 {
     Arena *a = g->a;
@@ -384,6 +418,12 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
                 CVal *v = cval_new(g, b->rhs->type, 1, &fill);
                 v->segids_of = sd;
                 env = cenv_bind(g, env, b->vars[0], v);
+                continue;
+            }
+            int mf = fsd_group_len(g, e, i);
+            if (mf > 1) {
+                env = gen_fsd_group(g, env, ec, e, i, mf, blk);
+                i += mf - 1;
                 continue;
             }
             int m = sd_group_len(g, e, i, from);

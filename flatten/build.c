@@ -221,15 +221,6 @@ Sym fl_seg_sum_int(Fl *F, Sym sd, Sym v)
     return seg_sum_of(F, sd, i, X_idx(F, v, X_var(F, i)));
 }
 
-/* btoi in the pull, not a MAP of its own: the counts of several filters
- * over one descriptor are then SEG_REDUCEs of one shape, which fusion
- * tuples into one launch. */
-Sym fl_seg_count_true(Fl *F, Sym sd, Sym flags)
-{
-    Sym i = fl_fresh(F, "i");
-    return seg_sum_of(F, sd, i, X_call1(F, "btoi", X_idx(F, flags, X_var(F, i))));
-}
-
 Sym fl_empty(Fl *F, LcuBase b)
 {
     if (b == LB_CHAR) return fl_emit(F, T_vec(F, b), lcu_e_string(F->a, NOSPAN, "", 0));

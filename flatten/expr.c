@@ -591,10 +591,10 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
             rep_filter_flat(F, elems[0].type, elems[0].c, fl.c[0], X_len(F, elems[0].c[0]), &kept))
             return seq_of_elems(F, rt, kept);
         Sym idx = fl_filter_index(F, fl.c[0], X_var(F, in.count));
-        if (cx->lifted) {
-            Sym nl = fl_seg_count_true(F, outer_sd, fl.c[0]);
-            result_sd = fl_make_sd_total(F, nl, X_len(F, idx));   /* the kept count */
-        }
+        /* each segment's kept elements, found among the FILTER's indices:
+         * no SEG_REDUCE of the flags and no scan of the counts (quicksort's
+         * three filters: four launches a level, now three small ones) */
+        if (cx->lifted) result_sd = fl_filter_sd(F, outer_sd, idx);
         Ctx packed = in;
         packed.count = fl_emit(F, T_int(F), X_len(F, idx));
         if (e->body_from_pattern) {

@@ -125,7 +125,6 @@ Sym fl_reduce(Fl *F, LcuBase b, LcuBinop op, const char *builtin, Sym v, LcuExpr
 Sym fl_any(Fl *F, Sym flags);                                   /* or-reduce of [bool] */
 Sym fl_sum_int(Fl *F, Sym v);
 Sym fl_seg_sum_int(Fl *F, Sym sd, Sym v);                       /* per segment */
-Sym fl_seg_count_true(Fl *F, Sym sd, Sym flags);                /* per segment */
 Sym fl_empty(Fl *F, LcuBase b);                                 /* a vector of length 0 */
 Sym fl_count_true(Fl *F, Sym flags);                            /* int */
 Sym fl_sum_where(Fl *F, Sym flags, Sym v);                      /* int: sum of v[i] where flags[i] */
@@ -155,6 +154,7 @@ Sym fl_make_sd_total(Fl *F, Sym lens, LcuExpr *total);          /* make_sd (lens
 Sym fl_make_sd(Fl *F, Sym lens);
 Sym fl_sum_sd(Fl *F, Sym a, Sym b);   /* segment k: a's length + b's (#a = #b) */
 Sym fl_cat_sd(Fl *F, Sym a, Sym b);   /* a's segments, then b's */
+Sym fl_filter_sd(Fl *F, Sym sd, Sym kept);   /* segment k: kept's positions (ascending) in sd's segment k */
 /* n segments of length len (dist_sd); *total (if total) gets n * len. */
 Sym fl_dist_sd(Fl *F, LcuExpr *n, LcuExpr *len, Sym *total);
 /* n copies of the unlifted sequence v: a lifted sequence of count n. */

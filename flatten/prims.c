@@ -598,9 +598,9 @@ static FVal p_pack(Fl *F, const Ctx *cx, Type *rt, FVal a)
     Sym idx = fl_filter_index(F, flags, X_len(F, flags));
     FVal r = rep_gather(F, et, pe.c, idx);
     if (!a.lifted) return seq_of_elems(F, rt, r);
-    /* the kept count is the new total */
-    Sym nsd = fl_make_sd_total(F, fl_seg_count_true(F, a.c[0], flags), X_len(F, idx));
-    return lseq_make(F, rt, nsd, r);
+    /* each segment's kept positions, found among the FILTER's indices (no
+     * SEG_REDUCE of the flags, no scan of the counts) */
+    return lseq_make(F, rt, fl_filter_sd(F, a.c[0], idx), r);
 }
 
 static FVal p_append(Fl *F, const Ctx *cx, Type *rt, FVal a, FVal b)

@@ -192,6 +192,13 @@ static void sd_vector_class(Sizes *S, Sym v, const LcuExpr *e)
         sizes_union(S, sizes_class(S, 4, v, 0), sizes_binop_class(S, LOP_ADD, ta, tb));
         return;
     }
+    if (e->kind == LE_CALL && e->u.call.nargs == 2 && !strcmp(e->u.call.name, "filter_sd") &&
+        e->u.call.args[0]->kind == LE_VAR && e->u.call.args[1]->kind == LE_VAR) {
+        /* #s = #t; total (s) = #kept */
+        sizes_union(S, sizes_class(S, 1, v, 0), sizes_class(S, 1, e->u.call.args[0]->u.var, 0));
+        sizes_union(S, sizes_class(S, 4, v, 0), sizes_class(S, 1, e->u.call.args[1]->u.var, 0));
+        return;
+    }
     if (e->kind != LE_CALL || e->u.call.nargs != 1 || e->u.call.args[0]->kind != LE_VAR) return;
     const char *f = e->u.call.name;
     Sym s = e->u.call.args[0]->u.var;

@@ -131,7 +131,7 @@ static const LcuType *check_builtin(Ck *c, LcuExpr *e, const LcuType **at)
     return lcu_t_base(c->a, b->result);
 }
 
-/* CPU-only builtins: make_sd dist_sd sum_sd cat_sd lengths offsets segids total check. */
+/* CPU-only builtins: make_sd dist_sd sum_sd cat_sd filter_sd lengths offsets segids total check. */
 static const LcuType *check_cpu_builtin(Ck *c, LcuExpr *e, const LcuType **at)
 {
     const char *f = e->u.call.name;
@@ -146,6 +146,7 @@ static const LcuType *check_cpu_builtin(Ck *c, LcuExpr *e, const LcuType **at)
     }
     else if (!strcmp(f, "dist_sd")) { np = 2; want[0] = want[1] = lcu_t_base(c->a, LB_INT); res = tsd; }
     else if (!strcmp(f, "sum_sd") || !strcmp(f, "cat_sd")) { np = 2; want[1] = tsd; res = tsd; }
+    else if (!strcmp(f, "filter_sd")) { np = 2; want[1] = tvi; res = tsd; }
     else if (!strcmp(f, "total")) res = lcu_t_base(c->a, LB_INT);
     else if (!strcmp(f, "check")) {
         np = 3;

@@ -61,7 +61,7 @@ static LcuVal *int_vec(LcuInterp *I, int64_t len) { return lcu_val_vec(I, LB_INT
  * are kept out of line, so that deep recursion needs little C stack. */
 #define COLD __attribute__((noinline))
 
-/* make_sd dist_sd sum_sd cat_sd lengths offsets segids total check */
+/* make_sd dist_sd sum_sd cat_sd filter_sd lengths offsets segids total check */
 static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args, int nargs)
 {
     LcuVal *a = args[0];
@@ -98,6 +98,21 @@ static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args, int 
         LcuVal *sd = lcu_val_sd(I, a->len + b->len);
         for (int64_t i = 0; i < a->len; i++) sd->data[i] = a->data[i];
         for (int64_t i = 0; i < b->len; i++) sd->data[a->len + i] = b->data[i];
+        return sd;
+    }
+    if (!strcmp(f, "filter_sd")) { /* segment k: the kept positions (ascending) in a's segment k */
+        LcuVal *kept = args[1], *sd = lcu_val_sd(I, a->len);
+        int64_t total = li_sd_total(a), r = 0, start = 0;
+        for (int64_t i = 0; i < kept->len; i++)
+            if (kept->data[i].i < 0 || kept->data[i].i >= total || (i > 0 && kept->data[i].i <= kept->data[i - 1].i))
+                li_internal(I, "filter_sd: kept position %lld (element %lld) is not ascending within 0..%lld",
+                            (long long)kept->data[i].i, (long long)i, (long long)total - 1);
+        for (int64_t g = 0; g < a->len; g++) {
+            int64_t end = start + a->data[g].i, r0 = r;
+            while (r < kept->len && kept->data[r].i < end) r++;
+            sd->data[g].i = r - r0;
+            start = end;
+        }
         return sd;
     }
     if (!strcmp(f, "lengths")) {

@@ -182,6 +182,9 @@ NESL_C_BEGIN
  * out[j], in order: consecutive ones whose lengths vectors have the same
  * length (up to NESL_SD_GROUP_MAX) share a scan. */
 void nesl_make_sd_group(NeslRt *rt, int k, const NeslVec *const *lens, const int64_t *totals, NeslSd **out);
+/* filter_sd (s, kept[j]) for j < k <= NESL_SD_GROUP_MAX into out[j]: one
+ * launch (quicksort's three filters of one descriptor a level). */
+void nesl_filter_sd_group(NeslRt *rt, NeslSd *s, int k, const NeslVec *const *kept, NeslSd **out);
 NESL_C_END
 
 /* The lengths of a vector. */

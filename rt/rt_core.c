@@ -308,6 +308,11 @@ void nesl_sd_parts_differ(NeslRt *rt, int64_t na, int64_t nb)
     compiler_bug(rt, "sum_sd of descriptors of %lld and %lld segments", (long long)na, (long long)nb);
 }
 
+void nesl_filter_sd_unsorted(NeslRt *rt, int64_t at, int64_t pos)
+{
+    compiler_bug(rt, "filter_sd: kept position %lld (element %lld) is not ascending within the descriptor", (long long)pos, (long long)at);
+}
+
 void nesl_kept_differs(NeslRt *rt, const char *soac, int64_t real, int64_t given)
 {
     compiler_bug(rt, "a %s kept %lld elements, not the %lld the flattener gave", soac, (long long)real, (long long)given);

@@ -244,6 +244,22 @@ NeslSd *nesl_cat_sd(NeslRt *rt, NeslSd *a, NeslSd *b)
     return s;
 }
 
+NeslSd *nesl_filter_sd(NeslRt *rt, NeslSd *src, const NeslVec *kept)
+{
+    const int64_t *o = nesl_sd_offs(rt, src);
+    const int32_t *k = kept->data;
+    for (int64_t r = 0; r < kept->len; r++)
+        if (k[r] < 0 || k[r] >= o[src->nsegs] || (r > 0 && k[r] <= k[r - 1])) nesl_filter_sd_unsorted(rt, r, k[r]);
+    NeslSd *s = nesl_sd_new(rt, src->nsegs);
+    int64_t r = 0;
+    for (int64_t g = 0; g < s->nsegs; g++) {
+        int64_t r0 = r;
+        while (r < kept->len && k[r] < o[g + 1]) r++;
+        s->lens[g] = (int32_t)(r - r0);
+    }
+    return s;
+}
+
 NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l)
 {
     nesl_dist_sd_check(rt, n, l);
