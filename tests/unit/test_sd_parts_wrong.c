@@ -1,0 +1,79 @@
+/* test_sd_parts_wrong.c — the promises of sum_sd and filter_sd (lcu.h)
+ * broken in a compiled program are an internal error of nesslc (exit
+ * status 3, "please report this bug"), never a wrong descriptor:
+ * sum_sd (a, b) of descriptors with different segment counts (the C and
+ * CUDA runtimes), and filter_sd (s, kept) of kept positions that do not
+ * ascend within s (the C runtime; the CUDA runtime trusts the flattener,
+ * whose FILTER indices ascend).  The CUDA programs run only where a GPU is
+ * visible (/dev/nvidia0), as in test_kept_wrong.c.  The interpreter's
+ * checks are tests/lcu/err_sum_sd and err_filter_sd.  Uses $NESSLC (the
+ * harness sets it).  Exit status 0 iff every check passes. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <stdbool.h>
+#include <sys/wait.h>
+#include "unit_shell.h"
+
+typedef struct Case {
+    const char *name;
+    const char *body;   /* main's bindings; it returns lengths (r) */
+    const char *msg;    /* the whole line on stderr, after "nesslc: internal error: " */
+    bool cuda;          /* the CUDA runtime checks it too */
+} Case;
+
+static const Case cases[] = {
+    { "sum_counts", "  let a : sd = make_sd ([2, 0, 1])\n  let b : sd = make_sd ([1, 3])\n  let r : sd = sum_sd (a, b)\n",
+      "sum_sd of descriptors of 3 and 2 segments", true },
+    { "filter_order", "  let s : sd = make_sd ([3, 2])\n  let r : sd = filter_sd (s, [0, 4, 2])\n",
+      "filter_sd: kept position 2 (element 2) is not ascending within the descriptor", false },
+    { "filter_range", "  let s : sd = make_sd ([3, 2])\n  let r : sd = filter_sd (s, [1, 5])\n",
+      "filter_sd: kept position 5 (element 1) is not ascending within the descriptor", false },
+    { "filter_negative", "  let s : sd = make_sd ([3, 2])\n  let r : sd = filter_sd (s, [-1, 2])\n",
+      "filter_sd: kept position -1 (element 0) is not ascending within the descriptor", false },
+};
+
+static int fails;
+
+/* Build with target, run; the run must exit 3 with the message. */
+static void check_run(const char *nesslc, const char *dir, const char *target, const Case *c)
+{
+    char cmd[1024], msg[300];
+    snprintf(cmd, sizeof cmd, "cd %s && %s --target=%s -o z_%s_%s %s.lcu >build_%s_%s.txt 2>&1 && ./z_%s_%s >out_%s_%s.txt 2>&1", dir,
+             nesslc, target, c->name, target, c->name, c->name, target, c->name, target, c->name, target);
+    int st = system(cmd);
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    snprintf(msg, sizeof msg, "nesslc: internal error: %s (please report this bug)", c->msg);
+    snprintf(cmd, sizeof cmd, "grep -qxF '%s' %s/out_%s_%s.txt", msg, dir, c->name, target);
+    bool said = system(cmd) == 0;
+    if (code != 3 || !said) {
+        printf("FAIL: %s --target=%s: exit status %d (expected 3), message %s\n", c->name, target, code, said ? "found" : "missing");
+        fails++;
+    }
+}
+
+int main(void)
+{
+    const char *nesslc = unit_nesslc();
+    char dir[] = "/tmp/nesl_sdparts_XXXXXX";
+    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    bool gpu = access("/dev/nvidia0", F_OK) == 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const Case *c = &cases[i];
+        char text[1024], file[64];
+        snprintf(text, sizeof text, "function main () -> [int] {\n%s  return lengths (r)\n}\n", c->body);
+        snprintf(file, sizeof file, "%s.lcu", c->name);
+        if (!unit_write(dir, file, text)) { fails++; continue; }
+        check_run(nesslc, dir, "c", c);
+        if (gpu && c->cuda) check_run(nesslc, dir, "cuda", c);
+    }
+    char cmd[512];
+    if (!fails) {
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
+        printf("PASS: test_sd_parts_wrong\n");
+    }
+    return fails ? 1 : 0;
+}
