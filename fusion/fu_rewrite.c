@@ -25,7 +25,7 @@
 
 #define MAX_THUNK_NODES 4000     /* stop inlining before code size explodes */
 
-/* known: KnownPos *, names bound to a position in a known segment (view_pull) */
+/* known: KnownPos *, the names view_at bound to a position in a known segment */
 typedef struct Rw { Fu *F; LcuKernel *k; NameSet *taken; const NameSet *views; SameSize same; void *ctx; PtrVec known; } Rw;
 typedef struct KnownPos { Sym name; Sym sd; const LcuExpr *seg; } KnownPos;
 
@@ -129,11 +129,11 @@ static bool all_views(Rw *R, const LcuKBind *A)
  * each such v has the view's size, and the reader's index is in range
  * of that size; left checked, a view inlined into a view that is
  * inlined in turn would be read at a checked subscript, which the
- * rewrite does not inline (a lifted `++` over a gather by segment). */
-/* Known segments: the view is read at offsets (s).[k] + pos_in (r,
- * lengths (s).[k]), a position in segment k of s, so its own reads of
- * segids (s) are k (a lifted `++` of gathers by segment: no segment ids
- * stored to be looked up at computed positions). */
+ * rewrite does not inline (a lifted `++` over a gather by segment).
+ * Known segments: where the view is read at offsets (s).[k] + pos_in (r,
+ * lengths (s).[k]), a position in segment k of s, its own reads of
+ * segids (s) are k (sd, seg below), so no segment ids are stored to be
+ * looked up at computed positions. */
 typedef struct OwnRead { Fu *F; Sym own; Sym sd; const LcuExpr *seg; } OwnRead;
 
 static LcuExpr *own_read_inrange(Copier *c, Sym vec, LcuExpr *idx, bool inrange, Span sp)
