@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <stdbool.h>
-#include <sys/wait.h>
+#include "unit_shell.h"
 
 static const char *prog =
     "function main () -> int {\n"
@@ -23,39 +23,15 @@ static const char *prog =
 
 static int fails;
 
-/* Build with target, run; the run must exit 3 and say why. */
-static void check(const char *nesslc, const char *dir, const char *target)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "cd %s && %s --target=%s -O0 -o z_%s z.lcu >build_%s.txt 2>&1 && ./z_%s >out_%s.txt 2>&1", dir,
-             nesslc, target, target, target, target, target);
-    int st = system(cmd);
-    int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    snprintf(cmd, sizeof cmd, "grep -q 'nesslc: internal error: a descriptor.s lengths add up to 3, not the total 4' %s/out_%s.txt", dir,
-             target);
-    bool said = system(cmd) == 0;
-    if (code != 3 || !said) {
-        printf("FAIL: --target=%s: exit status %d (expected 3), message %s\n", target, code, said ? "found" : "missing");
-        fails++;
-    }
-}
+static const char *what = "a descriptor's lengths add up to 3, not the total 4 the flattener gave";
 
 int main(void)
 {
-    const char *nesslc = getenv("NESSLC");
-    if (!nesslc || !*nesslc) nesslc = "./nesslc";
+    const char *nesslc = unit_nesslc();
     char dir[] = "/tmp/nesl_sd_total_XXXXXX";
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
-    char path[256], cmd[512];
-    snprintf(path, sizeof path, "%s/z.lcu", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) { perror(path); return 1; }
-    fputs(prog, f);
-    fclose(f);
-    check(nesslc, dir, "c");
-    if (access("/dev/nvidia0", F_OK) == 0) check(nesslc, dir, "cuda");
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
-    if (!fails) printf("PASS: test_make_sd_total\n");
-    return fails ? 1 : 0;
+    if (!unit_write(dir, "z.lcu", prog)) return 1;
+    fails += !unit_expect_bug(nesslc, dir, "c", "-O0", "z", what);
+    if (access("/dev/nvidia0", F_OK) == 0) fails += !unit_expect_bug(nesslc, dir, "cuda", "-O0", "z", what);
+    return unit_finish(dir, "test_make_sd_total", fails);
 }

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <stdbool.h>
-#include <sys/wait.h>
 #include "unit_shell.h"
 
 typedef struct Case {
@@ -37,23 +36,6 @@ static const Case cases[] = {
 
 static int fails;
 
-/* Build with target, run; the run must exit 3 with the message. */
-static void check_run(const char *nesslc, const char *dir, const char *target, const Case *c)
-{
-    char cmd[1024], msg[300];
-    snprintf(cmd, sizeof cmd, "cd %s && %s --target=%s -o z_%s_%s %s.lcu >build_%s_%s.txt 2>&1 && ./z_%s_%s >out_%s_%s.txt 2>&1", dir,
-             nesslc, target, c->name, target, c->name, c->name, target, c->name, target, c->name, target);
-    int st = system(cmd);
-    int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    snprintf(msg, sizeof msg, "nesslc: internal error: %s (please report this bug)", c->msg);
-    snprintf(cmd, sizeof cmd, "grep -qxF '%s' %s/out_%s_%s.txt", msg, dir, c->name, target);
-    bool said = system(cmd) == 0;
-    if (code != 3 || !said) {
-        printf("FAIL: %s --target=%s: exit status %d (expected 3), message %s\n", c->name, target, code, said ? "found" : "missing");
-        fails++;
-    }
-}
-
 int main(void)
 {
     const char *nesslc = unit_nesslc();
@@ -66,14 +48,8 @@ int main(void)
         snprintf(text, sizeof text, "function main () -> [int] {\n%s  return lengths (r)\n}\n", c->body);
         snprintf(file, sizeof file, "%s.lcu", c->name);
         if (!unit_write(dir, file, text)) { fails++; continue; }
-        check_run(nesslc, dir, "c", c);
-        if (gpu && c->cuda) check_run(nesslc, dir, "cuda", c);
+        fails += !unit_expect_bug(nesslc, dir, "c", "", c->name, c->msg);
+        if (gpu && c->cuda) fails += !unit_expect_bug(nesslc, dir, "cuda", "", c->name, c->msg);
     }
-    char cmd[512];
-    if (!fails) {
-        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-        if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
-        printf("PASS: test_sd_parts_wrong\n");
-    }
-    return fails ? 1 : 0;
+    return unit_finish(dir, "test_sd_parts_wrong", fails);
 }
