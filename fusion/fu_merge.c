@@ -413,29 +413,6 @@ static LcuExpr *copy_cpu(Fu *F, const LcuExpr *e)
 
 typedef struct FunCtx { Fu *F; Sizes *S; const char *fun; int *nregions; } FunCtx;
 
-static void note_sd_access(Fu *F, const LcuExpr *e)
-{
-    switch (e->kind) {
-    case LE_BLOCK:
-        for (int i = 0; i < e->u.block.nbinds; i++) {
-            const LcuBind *b = e->u.block.binds[i];
-            const LcuExpr *r = b->rhs;
-            note_sd_access(F, r);
-            if (b->nvars != 1 || r->kind != LE_CALL || r->u.call.nargs != 1 || r->u.call.args[0]->kind != LE_VAR) continue;
-            const char *f = r->u.call.name;
-            SdAccessKind k = !strcmp(f, "segids") ? SD_SEGIDS : !strcmp(f, "offsets") ? SD_OFFSETS : SD_LENGTHS;
-            if (k == SD_LENGTHS && strcmp(f, "lengths")) continue;
-            SdAccess *acc = arena_alloc(F->a, sizeof *acc);
-            *acc = (SdAccess){ b->vars[0], k, r->u.call.args[0]->u.var };
-            ptrvec_push(F->a, &F->sd_access, acc);
-        }
-        note_sd_access(F, e->u.block.result);
-        return;
-    case LE_IF: note_sd_access(F, e->u.if_.then_e); note_sd_access(F, e->u.if_.else_e); return;
-    default: return;
-    }
-}
-
 /* (Looked up only where an inlined index has the pos_in form.) */
 const SdAccess *fu_sd_access(const Fu *F, Sym v)
 {
@@ -540,10 +517,9 @@ LcuProgram *fusion_program(Arena *a, Interner *in, const LcuProgram *p, const Fu
         if (!distinct_binders(F, f->body, &seen)) continue;
         nf->body = copy_cpu(F, f->body);
         Sizes S = { .F = F };
+        F->sd_access.len = 0;   /* filled by sizes_collect_fun */
         sizes_collect_fun(&S, nf);
         FunCtx c = { F, &S, f->name, &nregions };
-        F->sd_access.len = 0;
-        note_sd_access(F, nf->body);
         fuse_expr(&c, nf->body);
         note_runs(nf->body, &after, a);
     }

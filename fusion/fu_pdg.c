@@ -202,9 +202,13 @@ static void sd_vector_class(Sizes *S, Sym v, const LcuExpr *e)
     if (e->kind != LE_CALL || e->u.call.nargs != 1 || e->u.call.args[0]->kind != LE_VAR) return;
     const char *f = e->u.call.name;
     Sym s = e->u.call.args[0]->u.var;
-    int c = !strcmp(f, "segids") ? sizes_class(S, 4, s, 0)
-          : !strcmp(f, "lengths") || !strcmp(f, "offsets") ? sizes_class(S, 1, s, 0) : -1;
-    sizes_union(S, sizes_class(S, 1, v, 0), c);
+    bool ids = !strcmp(f, "segids"), offs = !strcmp(f, "offsets"), lens = !strcmp(f, "lengths");
+    sizes_union(S, sizes_class(S, 1, v, 0), ids ? sizes_class(S, 4, s, 0) : offs || lens ? sizes_class(S, 1, s, 0) : -1);
+    if (!ids && !offs && !lens) return;
+    /* what the vector is, for the rewrite's known segments (fu_sd_access) */
+    SdAccess *acc = arena_alloc(S->F->a, sizeof *acc);
+    *acc = (SdAccess){ v, ids ? SD_SEGIDS : offs ? SD_OFFSETS : SD_LENGTHS, s };
+    ptrvec_push(S->F->a, &S->F->sd_access, acc);
 }
 
 void sizes_collect_fun_block(Sizes *S, const LcuExpr *blk)
