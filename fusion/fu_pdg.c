@@ -211,14 +211,33 @@ static void sd_vector_class(Sizes *S, Sym v, const LcuExpr *e)
     ptrvec_push(S->F->a, &S->F->sd_access, acc);
 }
 
+/* x = a - b also says b + x = a, and x = a + b says x - b = a and x - a =
+ * b: a lifted if's two parts (x and n - x elements) are put back together
+ * by a MAP of size x + (n - x), which is then one size with n. */
+static void int_binding_inverse(Sizes *S, Sym x, const LcuExpr *e)
+{
+    if (e->kind != LE_BINOP || (e->u.bin.op != LOP_ADD && e->u.bin.op != LOP_SUB)) return;
+    int a = class_of_cpu(S, e->u.bin.l, false), b = class_of_cpu(S, e->u.bin.r, false);
+    int cx = sizes_find(S, sizes_class(S, 0, x, 0));
+    if (a < 0 || b < 0) return;
+    if (e->u.bin.op == LOP_SUB) {
+        sizes_union(S, sizes_binop_class(S, LOP_ADD, b, cx), a);
+        return;
+    }
+    sizes_union(S, sizes_binop_class(S, LOP_SUB, cx, b), a);
+    sizes_union(S, sizes_binop_class(S, LOP_SUB, cx, a), b);
+}
+
 void sizes_collect_fun_block(Sizes *S, const LcuExpr *blk)
 {
     for (int i = 0; i < blk->u.block.nbinds; i++) {
         const LcuBind *b = blk->u.block.binds[i];
         const LcuExpr *e = b->rhs;
         collect_expr(S, e);
-        if (b->nvars == 1 && b->types && b->types[0]->kind == LT_BASE && b->types[0]->base == LB_INT)
+        if (b->nvars == 1 && b->types && b->types[0]->kind == LT_BASE && b->types[0]->base == LB_INT) {
             sizes_union(S, sizes_class(S, 0, b->vars[0], 0), class_of_cpu(S, e, false));
+            int_binding_inverse(S, b->vars[0], e);
+        }
         if (b->nvars == 1) sd_vector_class(S, b->vars[0], e);
         const LcuKernel *k;
         if (!is_run_node(S->F, b, &k)) continue;
