@@ -76,6 +76,7 @@ static CExpr **cpu_builtin(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuE
     if (!strcmp(f, "make_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_make_sd", n, args)));
     if (!strcmp(f, "dist_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_dist_sd", n, args)));
     if (!strcmp(f, "sum_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_sum_sd", n, args)));
+    if (!strcmp(f, "zip_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_zip_sd", n, args)));
     if (!strcmp(f, "cat_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_cat_sd", n, args)));
     if (!strcmp(f, "filter_sd")) return one(g, hoist(g, blk, "NeslSd *", cx_call(a, "nesl_filter_sd", n, args)));
     const char *fn = !strcmp(f, "lengths") ? "nesl_lengths" : !strcmp(f, "offsets") ? "nesl_offsets" : "nesl_segids";

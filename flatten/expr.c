@@ -629,14 +629,16 @@ static FVal fl_seq(Fl *F, const Ctx *cx, Expr *e)
         }
         return seq_of_elems(F, rt, acc);
     }
+    LcuExpr *N = X_var(F, cx->count);
+    for (int i = 0; i < n; i++) vs[i] = materialize(F, cx, vs[i]);
+    Sym zsd;
+    FVal flat;
+    if (n == 2 && type_prune(et)->kind == TY_SEQ && rep_zip_flat(F, type_prune(et)->elem, vs[0].c, vs[1].c, &zsd, &flat))
+        return lseq_make(F, rt, fl_dist_sd(F, N, X_int(F, 2), NULL), lseq_make(F, et, zsd, flat));
     /* Lifted: concatenate the n element vectors, then interleave so that
      * segment j holds element i of each at position j*n + i. */
-    LcuExpr *N = X_var(F, cx->count);
-    FVal acc = materialize(F, cx, vs[0]);
-    for (int i = 1; i < n; i++) {
-        FVal s = materialize(F, cx, vs[i]);
-        acc = rep_concat(F, et, acc.c, X_bin(F, LOP_MUL, N, X_int(F, i)), s.c, N);
-    }
+    FVal acc = vs[0];
+    for (int i = 1; i < n; i++) acc = rep_concat(F, et, acc.c, X_bin(F, LOP_MUL, N, X_int(F, i)), vs[i].c, N);
     Sym p = fl_fresh(F, "p");
     /* p = j*n + i  ->  source i*N + j */
     LcuExpr *src = X_bin(F, LOP_ADD, X_bin(F, LOP_MUL, X_bin(F, LOP_MOD, X_var(F, p), X_int(F, n)), N),

@@ -154,6 +154,7 @@ Sym fl_make_sd_total(Fl *F, Sym lens, LcuExpr *total);          /* make_sd (lens
 Sym fl_make_sd(Fl *F, Sym lens);
 Sym fl_sum_sd(Fl *F, Sym a, Sym b);   /* segment k: a's length + b's (#a = #b) */
 Sym fl_cat_sd(Fl *F, Sym a, Sym b);   /* a's segments, then b's */
+Sym fl_zip_sd(Fl *F, Sym a, Sym b);   /* segment 2k: a's k, 2k + 1: b's k (#a = #b) */
 Sym fl_filter_sd(Fl *F, Sym sd, Sym kept);   /* segment k: kept's positions (ascending) in sd's segment k */
 /* n segments of length len (dist_sd); *total (if total) gets n * len. */
 Sym fl_dist_sd(Fl *F, LcuExpr *n, LcuExpr *len, Sym *total);
@@ -184,6 +185,7 @@ FVal rep_concat(Fl *F, Type *t, const Sym *c1, LcuExpr *n1, const Sym *c2, LcuEx
  * a's elements) then b's (lb, ob): the elements, for flat element types. */
 typedef struct SegParts { Sym nsid, noffs, la, oa, lb, ob; const Sym *a, *b; } SegParts;
 bool rep_interleave_flat(Fl *F, Type *t, const SegParts *sp, FVal *out);
+bool rep_zip_flat(Fl *F, Type *t, const Sym *a, const Sym *b, Sym *zsd, FVal *out);   /* lifted [a, b] */
 FVal rep_empty(Fl *F, Type *t, bool lifted);
 FVal rep_singleton(Fl *F, FVal v);                               /* unlifted v -> lifted, count 1 */
 FVal rep_dist(Fl *F, FVal v, LcuExpr *n);                        /* unlifted v -> lifted, count n */

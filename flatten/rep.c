@@ -252,6 +252,43 @@ bool rep_interleave_flat(Fl *F, Type *t, const SegParts *sp, FVal *out)
     return true;
 }
 
+/* ---- two sequences a segment: a lifted [a, b] of sequences ----
+ * zip_sd (sa, sb) has a's segment k at 2k and b's at 2k + 1, its offsets
+ * taken from a's and b's without a scan.  For elements without nested
+ * sequences (false otherwise), one MAP per component over the new total
+ * reads a or b directly at a position marked pos_in, as
+ * rep_interleave_flat does: no concatenation of the parts, no permutation
+ * index, and no make_sd of permuted lengths. */
+bool rep_zip_flat(Fl *F, Type *t, const Sym *a, const Sym *b, Sym *zsd, FVal *out)
+{
+    int k = fv_arity(t, true);
+    if (k == 0 || has_seq(F, t)) return false;
+    LcuBase *bs = arena_alloc(F->a, sizeof *bs * (size_t)k);
+    bases_into(F, t, bs);
+    Sym la = fl_sd_lengths(F, a[0]), oa = fl_sd_offsets(F, a[0]);
+    Sym lb = fl_sd_lengths(F, b[0]), ob = fl_sd_offsets(F, b[0]);
+    Sym z = fl_zip_sd(F, a[0], b[0]);
+    Sym zid = fl_sd_segids(F, z), zoffs = fl_sd_offsets(F, z);
+    Sym *r = arena_alloc(F->a, sizeof *r * (size_t)k);
+    for (int c = 0; c < k; c++) {
+        Sym p = fl_fresh(F, "p");
+#define SEG X_idx(F, zid, X_var(F, p))
+#define PAIR X_bin(F, LOP_DIV, SEG, X_int(F, 2))
+#define POS X_bin(F, LOP_SUB, X_var(F, p), X_idx_in(F, zoffs, SEG))
+        LcuExpr *at_a = X_bin(F, LOP_ADD, X_idx_in(F, oa, PAIR), X_call2(F, "pos_in", POS, X_idx_in(F, la, PAIR)));
+        LcuExpr *at_b = X_bin(F, LOP_ADD, X_idx_in(F, ob, PAIR), X_call2(F, "pos_in", POS, X_idx_in(F, lb, PAIR)));
+        LcuExpr *is_a = X_bin(F, LOP_EQ, X_bin(F, LOP_MOD, SEG, X_int(F, 2)), X_int(F, 0));
+        LcuExpr *body = X_if(F, is_a, X_idx_in(F, a[1 + c], at_a), X_idx_in(F, b[1 + c], at_b));
+#undef SEG
+#undef PAIR
+#undef POS
+        r[c] = fl_map(F, bs[c], p, body, X_len(F, zid));
+    }
+    *zsd = z;
+    *out = fv_make(F, t, true, k, r);
+    return true;
+}
+
 /* ---- concat ---- */
 static void concat_into(Fl *F, Type *t, const Sym *a, LcuExpr *na, const Sym *b, LcuExpr *nb, Sym *out)
 {

@@ -78,6 +78,7 @@ Sym fl_make_sd_total(Fl *F, Sym lens, LcuExpr *total)
  * takes from a's and b's, without make_sd's scan (lcu.h). */
 Sym fl_sum_sd(Fl *F, Sym a, Sym b) { return fl_emit(F, T_sd(F), X_call2(F, "sum_sd", X_var(F, a), X_var(F, b))); }
 Sym fl_cat_sd(Fl *F, Sym a, Sym b) { return fl_emit(F, T_sd(F), X_call2(F, "cat_sd", X_var(F, a), X_var(F, b))); }
+Sym fl_zip_sd(Fl *F, Sym a, Sym b) { return fl_emit(F, T_sd(F), X_call2(F, "zip_sd", X_var(F, a), X_var(F, b))); }
 Sym fl_filter_sd(Fl *F, Sym sd, Sym kept) { return fl_emit(F, T_sd(F), X_call2(F, "filter_sd", X_var(F, sd), X_var(F, kept))); }
 
 /* The registry entry outlives the block: the sd's uses are in its scope,

@@ -180,15 +180,19 @@ static void sd_vector_class(Sizes *S, Sym v, const LcuExpr *e)
         return;
     }
     if (e->kind == LE_CALL && e->u.call.nargs == 2 && e->u.call.args[0]->kind == LE_VAR && e->u.call.args[1]->kind == LE_VAR &&
-        (!strcmp(e->u.call.name, "sum_sd") || !strcmp(e->u.call.name, "cat_sd"))) {
-        /* #s = #a = #b, or #a + #b; total (s) = total (a) + total (b) */
+        (!strcmp(e->u.call.name, "sum_sd") || !strcmp(e->u.call.name, "cat_sd") || !strcmp(e->u.call.name, "zip_sd"))) {
+        /* #s = #a = #b (sum_sd), or #a + #b (cat_sd; zip_sd, where #a = #b);
+         * total (s) = total (a) + total (b) */
         Sym a = e->u.call.args[0]->u.var, b = e->u.call.args[1]->u.var;
         int na = sizes_find(S, sizes_class(S, 1, a, 0)), nb = sizes_find(S, sizes_class(S, 1, b, 0));
         int ta = sizes_find(S, sizes_class(S, 4, a, 0)), tb = sizes_find(S, sizes_class(S, 4, b, 0));
         if (!strcmp(e->u.call.name, "sum_sd")) {
             sizes_union(S, sizes_class(S, 1, v, 0), na);
             sizes_union(S, na, nb);
-        } else sizes_union(S, sizes_class(S, 1, v, 0), sizes_binop_class(S, LOP_ADD, na, nb));
+        } else {
+            if (!strcmp(e->u.call.name, "zip_sd")) sizes_union(S, na, nb);
+            sizes_union(S, sizes_class(S, 1, v, 0), sizes_binop_class(S, LOP_ADD, na, nb));
+        }
         sizes_union(S, sizes_class(S, 4, v, 0), sizes_binop_class(S, LOP_ADD, ta, tb));
         return;
     }

@@ -291,7 +291,8 @@ void lcu_stats_free(LcuStats *s);
  *     lengths is an internal error)
  *   dist_sd(int n, int l) -> sd: n segments of length l (total n * l without a scan)
  *   sum_sd(sd a, sd b) -> sd: segment k of length a's + b's (#a = #b); cat_sd(sd a,
- *     sd b) -> sd: a's segments then b's.  Offsets from a's and b's, without a scan
+ *     sd b) -> sd: a's segments then b's; zip_sd(sd a, sd b) -> sd: a's segment k at
+ *     2k, b's at 2k + 1 (#a = #b).  Offsets from a's and b's, without a scan
  *   filter_sd(sd s, [int] kept) -> sd: segment k holds the positions of kept (ascending,
  *     in 0..total(s)-1: else an internal error) in s's segment k; total #kept
  *   segids(sd) -> [int] (segment of each element)      total(sd) -> int

@@ -167,7 +167,7 @@ LcuScalar lcu_builtin_apply(const LcuBuiltin *b, const LcuScalar *a, const char 
     return r;
 }
 
-static const char *const cpu_builtins[] = { "make_sd", "dist_sd", "sum_sd", "cat_sd", "filter_sd", "lengths", "offsets", "segids", "total", "check" };
+static const char *const cpu_builtins[] = { "make_sd", "dist_sd", "sum_sd", "cat_sd", "zip_sd", "filter_sd", "lengths", "offsets", "segids", "total", "check" };
 
 bool lcu_cpu_builtin_exists(const char *name)
 {

@@ -131,7 +131,7 @@ static const LcuType *check_builtin(Ck *c, LcuExpr *e, const LcuType **at)
     return lcu_t_base(c->a, b->result);
 }
 
-/* CPU-only builtins: make_sd dist_sd sum_sd cat_sd filter_sd lengths offsets segids total check. */
+/* CPU-only builtins: make_sd dist_sd sum_sd cat_sd zip_sd filter_sd lengths offsets segids total check. */
 static const LcuType *check_cpu_builtin(Ck *c, LcuExpr *e, const LcuType **at)
 {
     const char *f = e->u.call.name;
@@ -145,7 +145,7 @@ static const LcuType *check_cpu_builtin(Ck *c, LcuExpr *e, const LcuType **at)
         res = tsd;
     }
     else if (!strcmp(f, "dist_sd")) { np = 2; want[0] = want[1] = lcu_t_base(c->a, LB_INT); res = tsd; }
-    else if (!strcmp(f, "sum_sd") || !strcmp(f, "cat_sd")) { np = 2; want[1] = tsd; res = tsd; }
+    else if (!strcmp(f, "sum_sd") || !strcmp(f, "cat_sd") || !strcmp(f, "zip_sd")) { np = 2; want[1] = tsd; res = tsd; }
     else if (!strcmp(f, "filter_sd")) { np = 2; want[1] = tvi; res = tsd; }
     else if (!strcmp(f, "total")) res = lcu_t_base(c->a, LB_INT);
     else if (!strcmp(f, "check")) {

@@ -61,7 +61,7 @@ static LcuVal *int_vec(LcuInterp *I, int64_t len) { return lcu_val_vec(I, LB_INT
  * are kept out of line, so that deep recursion needs little C stack. */
 #define COLD __attribute__((noinline))
 
-/* make_sd dist_sd sum_sd cat_sd filter_sd lengths offsets segids total check */
+/* make_sd dist_sd sum_sd cat_sd zip_sd filter_sd lengths offsets segids total check */
 static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args, int nargs)
 {
     LcuVal *a = args[0];
@@ -91,6 +91,13 @@ static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args, int 
         if (a->len != b->len) li_internal(I, "sum_sd of descriptors of %lld and %lld segments", (long long)a->len, (long long)b->len);
         LcuVal *sd = lcu_val_sd(I, a->len);
         for (int64_t i = 0; i < sd->len; i++) sd->data[i].i = a->data[i].i + b->data[i].i;
+        return sd;
+    }
+    if (!strcmp(f, "zip_sd")) {    /* a's segment k at 2k, b's at 2k + 1 */
+        LcuVal *b = args[1];
+        if (a->len != b->len) li_internal(I, "zip_sd of descriptors of %lld and %lld segments", (long long)a->len, (long long)b->len);
+        LcuVal *sd = lcu_val_sd(I, 2 * a->len);
+        for (int64_t i = 0; i < a->len; i++) { sd->data[2 * i] = a->data[i]; sd->data[2 * i + 1] = b->data[i]; }
         return sd;
     }
     if (!strcmp(f, "cat_sd")) {    /* a's segments, then b's */

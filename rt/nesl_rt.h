@@ -159,7 +159,7 @@ NeslSd *nesl_make_sd(NeslRt *rt, const NeslVec *lens);
  * knows (checked; a difference is an internal error) */
 NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total);
 void nesl_sd_total_differs(NeslRt *rt, int64_t sum, int64_t total);   /* exits */
-NESL_NORETURN void nesl_sd_parts_differ(NeslRt *rt, int64_t na, int64_t nb);   /* sum_sd's: exits 3 */
+NESL_NORETURN void nesl_sd_parts_differ(NeslRt *rt, const char *op, int64_t na, int64_t nb);   /* sum_sd's, zip_sd's: exits 3 */
 NESL_NORETURN void nesl_filter_sd_unsorted(NeslRt *rt, int64_t at, int64_t pos);   /* filter_sd's: exits 3 */
 /* A FILTER or PARTITION (soac: its name) kept real elements where its kept
  * (lcu.h, the flattener's count) said given: an internal error, exits 3. */
@@ -173,6 +173,10 @@ NeslSd *nesl_dist_sd(NeslRt *rt, int32_t n, int32_t l);
  * then total (a) + offsets (b)), without a scan. */
 NeslSd *nesl_sum_sd(NeslRt *rt, NeslSd *a, NeslSd *b);
 NeslSd *nesl_cat_sd(NeslRt *rt, NeslSd *a, NeslSd *b);
+/* zip_sd (a, b): a's segment k at 2k, b's at 2k + 1 (#a = #b, else as
+ * sum_sd); offset 2k is offsets (a)[k] + offsets (b)[k] (a lifted [a, b]
+ * of sequences). */
+NeslSd *nesl_zip_sd(NeslRt *rt, NeslSd *a, NeslSd *b);
 /* filter_sd (s, kept): segment k holds the positions of kept (ascending, in
  * 0..total (s) - 1, a FILTER's indices) that lie in s's segment k; its
  * offsets are each segment start's rank among them (a search, no scan). */

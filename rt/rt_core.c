@@ -303,9 +303,9 @@ void nesl_sd_total_differs(NeslRt *rt, int64_t sum, int64_t total)
     compiler_bug(rt, "a descriptor's lengths add up to %lld, not the total %lld the flattener gave", (long long)sum, (long long)total);
 }
 
-void nesl_sd_parts_differ(NeslRt *rt, int64_t na, int64_t nb)
+void nesl_sd_parts_differ(NeslRt *rt, const char *op, int64_t na, int64_t nb)
 {
-    compiler_bug(rt, "sum_sd of descriptors of %lld and %lld segments", (long long)na, (long long)nb);
+    compiler_bug(rt, "%s of descriptors of %lld and %lld segments", op, (long long)na, (long long)nb);
 }
 
 void nesl_filter_sd_unsorted(NeslRt *rt, int64_t at, int64_t pos)

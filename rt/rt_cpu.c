@@ -230,9 +230,20 @@ NeslSd *nesl_make_sd_total(NeslRt *rt, const NeslVec *lens, int32_t total)
 /* (The CPU's offsets are computed when first read, from the lengths.) */
 NeslSd *nesl_sum_sd(NeslRt *rt, NeslSd *a, NeslSd *b)
 {
-    if (a->nsegs != b->nsegs) nesl_sd_parts_differ(rt, a->nsegs, b->nsegs);
+    if (a->nsegs != b->nsegs) nesl_sd_parts_differ(rt, "sum_sd", a->nsegs, b->nsegs);
     NeslSd *s = nesl_sd_new(rt, a->nsegs);
     for (int64_t g = 0; g < s->nsegs; g++) s->lens[g] = a->lens[g] + b->lens[g];
+    return s;
+}
+
+NeslSd *nesl_zip_sd(NeslRt *rt, NeslSd *a, NeslSd *b)
+{
+    if (a->nsegs != b->nsegs) nesl_sd_parts_differ(rt, "zip_sd", a->nsegs, b->nsegs);
+    NeslSd *s = nesl_sd_new(rt, 2 * a->nsegs);
+    for (int64_t g = 0; g < a->nsegs; g++) {
+        s->lens[2 * g] = a->lens[g];
+        s->lens[2 * g + 1] = b->lens[g];
+    }
     return s;
 }
 

@@ -343,6 +343,21 @@ __global__ static void k_cat_sd(const int32_t *la, const int64_t *oa, int64_t na
     }
 }
 
+__global__ static void k_zip_sd(const int32_t *la, const int64_t *oa, const int32_t *lb, const int64_t *ob, int64_t n,
+                                int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
+{
+    NESL_PDL_WAIT();
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= 2 * n; g += stride) {
+        int64_t k = g >> 1, off = g & 1 ? oa[k + 1] + ob[k] : oa[k] + ob[k];
+        o[g] = off;
+        if (g < 2 * n) {
+            l[g] = g & 1 ? lb[k] : la[k];
+            o32[g] = (int32_t)off;
+        } else if (tot) *tot = off;
+    }
+}
+
 /* A descriptor of n segments with its offsets' blocks; its total ta + tb
  * where both are known, else pending in a slot the kernel writes. */
 static CuSd *sd_derived(NeslRt *rt, int64_t n, CuSd *a, CuSd *b, int64_t **tot)
@@ -359,11 +374,24 @@ static CuSd *sd_derived(NeslRt *rt, int64_t n, CuSd *a, CuSd *b, int64_t **tot)
 NeslSd *nesl_sum_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
 {
     CuSd *a = (CuSd *)ca, *b = (CuSd *)cb;
-    if (ca->nsegs != cb->nsegs) nesl_sd_parts_differ(rt, ca->nsegs, cb->nsegs);
+    if (ca->nsegs != cb->nsegs) nesl_sd_parts_differ(rt, "sum_sd", ca->nsegs, cb->nsegs);
     const int64_t *oa = nesl_sd_offs(rt, ca), *ob = nesl_sd_offs(rt, cb);   /* (a dist_sd's filled) */
     int64_t n = ca->nsegs, *tot;
     CuSd *s = sd_derived(rt, n, a, b, &tot);
     nesl_cu_launch(rt, k_sum_sd, (unsigned)cu_grid_for(rt, (const void *)k_sum_sd, n + 1), NESL_BLOCK,
+                   (const int32_t *)ca->lens, oa, (const int32_t *)cb->lens, ob, n, s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
+    nesl_cu_launched(rt, "segment descriptor");
+    return &s->s;
+}
+
+NeslSd *nesl_zip_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
+{
+    CuSd *a = (CuSd *)ca, *b = (CuSd *)cb;
+    if (ca->nsegs != cb->nsegs) nesl_sd_parts_differ(rt, "zip_sd", ca->nsegs, cb->nsegs);
+    const int64_t *oa = nesl_sd_offs(rt, ca), *ob = nesl_sd_offs(rt, cb);
+    int64_t n = ca->nsegs, *tot;
+    CuSd *s = sd_derived(rt, 2 * n, a, b, &tot);
+    nesl_cu_launch(rt, k_zip_sd, (unsigned)cu_grid_for(rt, (const void *)k_zip_sd, 2 * n + 1), NESL_BLOCK,
                    (const int32_t *)ca->lens, oa, (const int32_t *)cb->lens, ob, n, s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
     nesl_cu_launched(rt, "segment descriptor");
     return &s->s;

@@ -1,13 +1,14 @@
-/* test_sd_parts_wrong.c — the promises of sum_sd and filter_sd (lcu.h)
- * broken in a compiled program are an internal error of nesslc (exit
- * status 3, "please report this bug"), never a wrong descriptor:
- * sum_sd (a, b) of descriptors with different segment counts (the C and
- * CUDA runtimes), and filter_sd (s, kept) of kept positions that do not
- * ascend within s (the C runtime; the CUDA runtime trusts the flattener,
- * whose FILTER indices ascend).  The CUDA programs run only where a GPU is
- * visible (/dev/nvidia0), as in test_kept_wrong.c.  The interpreter's
- * checks are tests/lcu/err_sum_sd and err_filter_sd.  Uses $NESSLC (the
- * harness sets it).  Exit status 0 iff every check passes. */
+/* test_sd_parts_wrong.c — the promises of sum_sd, zip_sd and filter_sd
+ * (lcu.h) broken in a compiled program are an internal error of nesslc
+ * (exit status 3, "please report this bug"), never a wrong descriptor:
+ * sum_sd (a, b) or zip_sd (a, b) of descriptors with different segment
+ * counts (the C and CUDA runtimes), and filter_sd (s, kept) of kept
+ * positions that do not ascend within s (the C runtime; the CUDA runtime
+ * trusts the flattener, whose FILTER indices ascend).  The CUDA programs
+ * run only where a GPU is visible (/dev/nvidia0), as in test_kept_wrong.c.
+ * The interpreter's checks are tests/lcu/err_sum_sd, err_zip_sd and
+ * err_filter_sd.  Uses $NESSLC (the harness sets it).  Exit status 0 iff
+ * every check passes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@ typedef struct Case {
 static const Case cases[] = {
     { "sum_counts", "  let a : sd = make_sd ([2, 0, 1])\n  let b : sd = make_sd ([1, 3])\n  let r : sd = sum_sd (a, b)\n",
       "sum_sd of descriptors of 3 and 2 segments", true },
+    { "zip_counts", "  let a : sd = make_sd ([1, 3])\n  let b : sd = make_sd ([2, 0, 1])\n  let r : sd = zip_sd (a, b)\n",
+      "zip_sd of descriptors of 2 and 3 segments", true },
     { "filter_order", "  let s : sd = make_sd ([3, 2])\n  let r : sd = filter_sd (s, [0, 4, 2])\n",
       "filter_sd: kept position 2 (element 2) is not ascending within the descriptor", false },
     { "filter_range", "  let s : sd = make_sd ([3, 2])\n  let r : sd = filter_sd (s, [1, 5])\n",
