@@ -4,10 +4,10 @@
     ncu --csv --clock-control none \
         --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
         PROG >prog.csv
-    python3 bench/ncu_sum.py prog.csv
+    python3 bench/ncu_sum.py prog.csv [TOP]
 
-Prints the launches and kernel time of the whole run, then the 14 costliest
-kernels (by name, template arguments kept, parameters dropped) with their
+Prints the launches and kernel time of the whole run, then the TOP
+(default 14; 0: all) costliest kernels (by name, template arguments kept, parameters dropped) with their
 launches, GPU time in microseconds and DRAM megabytes read and written.
 ncu serializes launches and (by default) flushes the caches before each,
 so the times are each kernel's own, without launch gaps or host work: a
@@ -22,7 +22,7 @@ SCALE = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1, "us": 1, "msecond": 1e3, "ms
          "byte": 1, "B": 1, "Kbyte": 1e3, "KB": 1e3, "Mbyte": 1e6, "MB": 1e6, "Gbyte": 1e9, "GB": 1e9}
 
 
-def main(path):
+def main(path, top=14):
     hdr, data, unknown = None, collections.OrderedDict(), set()
     for r in csv.reader(open(path)):
         if hdr is None:
@@ -46,9 +46,10 @@ def main(path):
         a[2] += m.get("dram__bytes_read.sum", 0.0)
         a[3] += m.get("dram__bytes_write.sum", 0.0)
     print("launches %d, kernel us %.1f" % (sum(a[0] for a in agg.values()), sum(a[1] for a in agg.values())))
-    for k, a in sorted(agg.items(), key=lambda kv: -kv[1][1])[:14]:
+    rows = sorted(agg.items(), key=lambda kv: -kv[1][1])
+    for k, a in rows[:top] if top > 0 else rows:
         print("%4d %10.1f us %9.1f MB rd %9.1f MB wr  %s" % (a[0], a[1], a[2] / 1e6, a[3] / 1e6, k))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 14)

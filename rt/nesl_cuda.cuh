@@ -63,7 +63,8 @@ enum { NESL_SEQ = 0, NESL_PAR = 1, NESL_FIXED = 2, NESL_COMM = 3, NESL_FIXED_COM
 /* ---- device error records: within one, the earliest iteration wins (same
  * wording as nesl_err_rec; the message is formatted on the host) ---- */
 enum { NESL_E_DIV = 1, NESL_E_REM, NESL_E_BREM, NESL_E_BMOD, NESL_E_ISQRT, NESL_E_INDEX, NESL_E_TARGET,
-       NESL_E_GUARD /* a = site, b = kind (nesl_scalar.h) */, NESL_E_SDLEN /* make_sd: a = the length */ };
+       NESL_E_GUARD /* a = site, b = kind (nesl_scalar.h) */, NESL_E_SDLEN /* make_sd: a = the length */,
+       NESL_E_KEPT_ORDER /* filter_sd: a = the kept position, it = its element */ };
 
 /* name: the failing vector's or SOAC's name, a string literal of the
  * device code (nesl_cu_raise reads it from device memory): storing the

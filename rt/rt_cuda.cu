@@ -113,6 +113,7 @@ void cu_err_check(NeslRt *rt)
         case NESL_E_TARGET: nesl_err_rec(e, d->it, "%s target index %lld out of range 0..%lld", name, d->a, d->b - 1); break;
         case NESL_E_GUARD: nesl_err_guard(e, d->it, (int32_t)d->a, (int32_t)d->b); break;
         case NESL_E_SDLEN: nesl_err_rec(e, d->it, "make_sd: negative segment length %lld", d->a); break;
+        case NESL_E_KEPT_ORDER: nesl_filter_sd_unsorted(rt, d->it, d->a);   /* the compiler's broken promise: exits 3 */
         default: nesl_fail(rt, "a device error record with code %d", d->code);
         }
         nesl_err_report(e);

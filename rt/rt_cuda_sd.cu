@@ -308,63 +308,84 @@ void nesl_make_sd_group(NeslRt *rt, int k, const NeslVec *const *lens, const int
     }
 }
 
-/* sum_sd's and cat_sd's lengths and offsets from their parts' (one
- * element-wise pass where make_sd scanned: a lifted ++ made two such
- * descriptors a quicksort level, the [lesser, greater] of its recursion
- * and the lifted if's merge one each).  Element g <= n of the offsets;
- * offsets[n] is the total, into its slot when the host does not know it. */
-__global__ static void k_sum_sd(const int32_t *la, const int64_t *oa, const int32_t *lb, const int64_t *ob, int64_t n,
-                                int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
+/* sum_sd's, cat_sd's and zip_sd's lengths and offsets from their parts'
+ * (one element-wise pass where make_sd scanned: a lifted ++ made two such
+ * descriptors a quicksort level, the lifted if's merge one).  Element g <=
+ * n of the offsets; offsets[n] is the total, into its slot when the host
+ * does not know it.  A part that is a dist_sd not yet filled is read as
+ * its uniform length (SdPart): no k_dist_sd launch for it (Barnes-Hut's
+ * lifted ++ of [node] and a split's halves, three a level). */
+struct SdPart {
+    const int32_t *l;
+    const int64_t *o;
+    int32_t u;   /* uniform: every length, when l is NULL */
+    __device__ int32_t len(int64_t g) const { return l ? l[g] : u; }
+    __device__ int64_t off(int64_t g) const { return l ? o[g] : g * u; }
+};
+
+static SdPart sd_part(NeslRt *rt, NeslSd *cs)
+{
+    CuSd *s = (CuSd *)cs;
+    if (s->unfilled) return SdPart{ NULL, NULL, s->ulen };
+    return SdPart{ (const int32_t *)cs->lens, nesl_sd_offs(rt, cs), 0 };
+}
+
+__global__ static void k_sum_sd(SdPart a, SdPart b, int64_t n, int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
 {
     NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
-        int64_t off = oa[g] + ob[g];
+        int64_t off = a.off(g) + b.off(g);
         o[g] = off;
         if (g < n) {
-            l[g] = la[g] + lb[g];
+            l[g] = a.len(g) + b.len(g);
             o32[g] = (int32_t)off;
         } else if (tot) *tot = off;
     }
 }
 
-__global__ static void k_cat_sd(const int32_t *la, const int64_t *oa, int64_t na, const int32_t *lb, const int64_t *ob, int64_t nb,
-                                int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
+__global__ static void k_cat_sd(SdPart a, int64_t na, SdPart b, int64_t nb, int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
 {
     NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x, n = na + nb;
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
-        int64_t off = g < na ? oa[g] : oa[na] + ob[g - na];
+        int64_t off = g < na ? a.off(g) : a.off(na) + b.off(g - na);
         o[g] = off;
         if (g < n) {
-            l[g] = g < na ? la[g] : lb[g - na];
+            l[g] = g < na ? a.len(g) : b.len(g - na);
             o32[g] = (int32_t)off;
         } else if (tot) *tot = off;
     }
 }
 
-__global__ static void k_zip_sd(const int32_t *la, const int64_t *oa, const int32_t *lb, const int64_t *ob, int64_t n,
-                                int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
+__global__ static void k_zip_sd(SdPart a, SdPart b, int64_t n, int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
 {
     NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= 2 * n; g += stride) {
-        int64_t k = g >> 1, off = g & 1 ? oa[k + 1] + ob[k] : oa[k] + ob[k];
+        int64_t k = g >> 1, off = (g & 1 ? a.off(k + 1) : a.off(k)) + b.off(k);
         o[g] = off;
         if (g < 2 * n) {
-            l[g] = g & 1 ? lb[k] : la[k];
+            l[g] = g & 1 ? b.len(k) : a.len(k);
             o32[g] = (int32_t)off;
         } else if (tot) *tot = off;
     }
 }
 
-/* A descriptor of n segments with its offsets' blocks; its total ta + tb
- * where both are known, else pending in a slot the kernel writes. */
-static CuSd *sd_derived(NeslRt *rt, int64_t n, CuSd *a, CuSd *b, int64_t **tot)
+/* A descriptor of n segments with its offsets' blocks (sd_with_offsets);
+ * sd_derived's total is ta + tb where both are known, else pending in a
+ * slot the kernel writes. */
+static CuSd *sd_with_offsets(NeslRt *rt, int64_t n)
 {
     CuSd *s = (CuSd *)nesl_sd_new(rt, n);
     s->offs = cu_dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
     s->offs32 = cu_dev_get(rt, sizeof(int32_t) * (size_t)(n ? n : 1));
+    return s;
+}
+
+static CuSd *sd_derived(NeslRt *rt, int64_t n, CuSd *a, CuSd *b, int64_t **tot)
+{
+    CuSd *s = sd_with_offsets(rt, n);
     *tot = NULL;
     if (a->total >= 0 && b->total >= 0) s->total = a->total + b->total;
     else *tot = sd_pend(rt, s);
@@ -373,50 +394,55 @@ static CuSd *sd_derived(NeslRt *rt, int64_t n, CuSd *a, CuSd *b, int64_t **tot)
 
 NeslSd *nesl_sum_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
 {
-    CuSd *a = (CuSd *)ca, *b = (CuSd *)cb;
     if (ca->nsegs != cb->nsegs) nesl_sd_parts_differ(rt, "sum_sd", ca->nsegs, cb->nsegs);
-    const int64_t *oa = nesl_sd_offs(rt, ca), *ob = nesl_sd_offs(rt, cb);   /* (a dist_sd's filled) */
     int64_t n = ca->nsegs, *tot;
-    CuSd *s = sd_derived(rt, n, a, b, &tot);
-    nesl_cu_launch(rt, k_sum_sd, (unsigned)cu_grid_for(rt, (const void *)k_sum_sd, n + 1), NESL_BLOCK,
-                   (const int32_t *)ca->lens, oa, (const int32_t *)cb->lens, ob, n, s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
+    CuSd *s = sd_derived(rt, n, (CuSd *)ca, (CuSd *)cb, &tot);
+    nesl_cu_launch(rt, k_sum_sd, (unsigned)cu_grid_for(rt, (const void *)k_sum_sd, n + 1), NESL_BLOCK, sd_part(rt, ca), sd_part(rt, cb), n,
+                   s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
     nesl_cu_launched(rt, "segment descriptor");
     return &s->s;
 }
 
 NeslSd *nesl_zip_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
 {
-    CuSd *a = (CuSd *)ca, *b = (CuSd *)cb;
     if (ca->nsegs != cb->nsegs) nesl_sd_parts_differ(rt, "zip_sd", ca->nsegs, cb->nsegs);
-    const int64_t *oa = nesl_sd_offs(rt, ca), *ob = nesl_sd_offs(rt, cb);
     int64_t n = ca->nsegs, *tot;
-    CuSd *s = sd_derived(rt, 2 * n, a, b, &tot);
-    nesl_cu_launch(rt, k_zip_sd, (unsigned)cu_grid_for(rt, (const void *)k_zip_sd, 2 * n + 1), NESL_BLOCK,
-                   (const int32_t *)ca->lens, oa, (const int32_t *)cb->lens, ob, n, s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
+    CuSd *s = sd_derived(rt, 2 * n, (CuSd *)ca, (CuSd *)cb, &tot);
+    nesl_cu_launch(rt, k_zip_sd, (unsigned)cu_grid_for(rt, (const void *)k_zip_sd, 2 * n + 1), NESL_BLOCK, sd_part(rt, ca), sd_part(rt, cb), n,
+                   s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
     nesl_cu_launched(rt, "segment descriptor");
     return &s->s;
 }
 
 NeslSd *nesl_cat_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
 {
-    CuSd *a = (CuSd *)ca, *b = (CuSd *)cb;
-    const int64_t *oa = nesl_sd_offs(rt, ca), *ob = nesl_sd_offs(rt, cb);
     int64_t na = ca->nsegs, nb = cb->nsegs, *tot;
-    CuSd *s = sd_derived(rt, na + nb, a, b, &tot);
-    nesl_cu_launch(rt, k_cat_sd, (unsigned)cu_grid_for(rt, (const void *)k_cat_sd, na + nb + 1), NESL_BLOCK,
-                   (const int32_t *)ca->lens, oa, na, (const int32_t *)cb->lens, ob, nb, s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
+    CuSd *s = sd_derived(rt, na + nb, (CuSd *)ca, (CuSd *)cb, &tot);
+    nesl_cu_launch(rt, k_cat_sd, (unsigned)cu_grid_for(rt, (const void *)k_cat_sd, na + nb + 1), NESL_BLOCK, sd_part(rt, ca), na, sd_part(rt, cb), nb,
+                   s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
     nesl_cu_launched(rt, "segment descriptor");
     return &s->s;
 }
 
-/* filter_sd: the rank of segment start x among the kept positions (the
- * first of them >= x).  Neighbouring segments search neighbouring
- * values, so a warp's early steps load one address.  (Running a group's
- * searches in lockstep, each thread one rank and the next from shared
- * memory, was no faster: 46 launches 0.68 ms against 0.63 ms.) */
-static __device__ __forceinline__ int64_t kept_rank(const int32_t *kept, int64_t m, int64_t x)
+/* filter_sd by merge path.  Segment k's offset is the rank of its start
+ * so[k] among the kept positions (those below it).  The starts so[0..n)
+ * and the kept positions kept[0..m) are merged, a start before a kept
+ * position equal to it: a start's rank is the number of kept positions
+ * taken before it.  Each thread merges FSD_ITEMS items of the n + m, from
+ * where one binary search along its diagonal puts it; so a group costs
+ * (n + m) / FSD_ITEMS searches, where it cost two a segment (its start
+ * and the next, binary searches over the whole kept vector: 13.7 us a
+ * quicksort level for three filters, latency-bound).  A length is the
+ * next start's rank minus the start's: the thread that takes the next
+ * start too knows it, the last start of a thread's range searches the
+ * next one's rank from where the thread stopped.  blockIdx.y is the
+ * group's filter. */
+enum { FSD_ITEMS = 8 };
+
+/* The first of kept[lo..m) that is >= x (m: none). */
+static __device__ __forceinline__ int64_t kept_rank(const int32_t *kept, int64_t lo, int64_t m, int64_t x)
 {
-    int64_t lo = 0, hi = m;
+    int64_t hi = m;
     while (lo < hi) {
         int64_t mid = (lo + hi) >> 1;
         if (kept[mid] < x) lo = mid + 1;
@@ -434,23 +460,44 @@ struct FilterSdGroup {
     int64_t *o[NESL_SD_GROUP_MAX];
 };
 
-__global__ static void k_filter_sd(const int64_t *so, int64_t n, FilterSdGroup f)
+__global__ static void k_filter_sd(const int64_t *so, int64_t n, FilterSdGroup f, NeslDErr *e)
 {
     NESL_PDL_WAIT();
-    int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride)
-        for (int j = 0; j < f.k; j++) {
-            int64_t r = g < n ? kept_rank(f.kept[j], f.m[j], so[g]) : f.m[j];
-            f.o[j][g] = r;
-            if (g < n) {
-                f.l[j][g] = (int32_t)((g + 1 < n ? kept_rank(f.kept[j], f.m[j], so[g + 1]) : f.m[j]) - r);
-                f.o32[j][g] = (int32_t)r;
-            }
+    int j = blockIdx.y;
+    const int32_t *kept = f.kept[j];
+    int64_t m = f.m[j], items = n + m, stride = (int64_t)gridDim.x * blockDim.x * FSD_ITEMS;
+    int32_t *l = f.l[j], *o32 = f.o32[j];
+    int64_t *o = f.o[j];
+    if (blockIdx.x == 0 && threadIdx.x == 0) o[n] = m;
+    /* the flattener's promise, checked (a coalesced pass over kept): each
+     * position in 0..total - 1 and above the one before it */
+    for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x)
+        if (kept[r] < 0 || kept[r] >= so[n] || (r > 0 && kept[r - 1] >= kept[r])) nesl_derr_rec(e, r, NESL_E_KEPT_ORDER, kept[r], 0, 0);
+    for (int64_t d = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * FSD_ITEMS; d < items; d += stride) {
+        /* the split of the first d items: i starts (so[i - 1] <= kept[d - i]) and d - i kept positions */
+        int64_t lo = d > m ? d - m : 0, hi = d < n ? d : n;
+        while (lo < hi) {
+            int64_t mid = (lo + hi) >> 1;
+            if (so[mid] <= kept[d - 1 - mid]) lo = mid + 1;
+            else hi = mid;
         }
+        int64_t i = lo, r = d - lo, end = d + FSD_ITEMS < items ? d + FSD_ITEMS : items;
+        int64_t last = -1, lastr = 0;   /* the last start this thread took, and its rank */
+        for (int64_t q = d; q < end; q++) {
+            if (i < n && (r >= m || so[i] <= kept[r])) {
+                o[i] = r;
+                o32[i] = (int32_t)r;
+                if (last >= 0) l[last] = (int32_t)(r - lastr);
+                last = i++;
+                lastr = r;
+            } else r++;
+        }
+        if (last >= 0) l[last] = (int32_t)((i < n ? kept_rank(kept, r, m, so[i]) : m) - lastr);
+    }
 }
 
-/* The kept positions ascending within s (a FILTER's indices: the flattener
- * guarantees it; the interpreter and the C runtime check it). */
+/* The kept positions ascend within s (a FILTER's indices: the flattener
+ * guarantees it; every runtime checks it, this one on the device). */
 void nesl_filter_sd_group(NeslRt *rt, NeslSd *cs, int k, const NeslVec *const *kept, NeslSd **out)
 {
     const int64_t *so = nesl_sd_offs(rt, cs);
@@ -459,9 +506,7 @@ void nesl_filter_sd_group(NeslRt *rt, NeslSd *cs, int k, const NeslVec *const *k
     memset(&f, 0, sizeof f);
     f.k = k;
     for (int j = 0; j < k; j++) {
-        CuSd *s = (CuSd *)nesl_sd_new(rt, n);
-        s->offs = cu_dev_get(rt, sizeof(int64_t) * (size_t)(n + 1));
-        s->offs32 = cu_dev_get(rt, sizeof(int32_t) * (size_t)(n ? n : 1));
+        CuSd *s = sd_with_offsets(rt, n);
         s->total = kept[j]->len;
         f.kept[j] = (const int32_t *)kept[j]->data;
         f.m[j] = kept[j]->len;
@@ -470,8 +515,13 @@ void nesl_filter_sd_group(NeslRt *rt, NeslSd *cs, int k, const NeslVec *const *k
         f.o32[j] = (int32_t *)s->offs32.p;
         out[j] = &s->s;
     }
-    nesl_cu_launch(rt, k_filter_sd, (unsigned)cu_grid_for(rt, (const void *)k_filter_sd, n + 1), NESL_BLOCK, so, n, f);
+    int64_t most = n;
+    for (int j = 0; j < k; j++) most = n + f.m[j] > most ? n + f.m[j] : most;
+    dim3 grid((unsigned)cu_grid_for(rt, (const void *)k_filter_sd, (most + FSD_ITEMS - 1) / FSD_ITEMS + 1), (unsigned)k);
+    nesl_cu_raise(rt);   /* a record of its own, as a checked make_sd's (sd_open) */
+    nesl_cu_launch(rt, k_filter_sd, grid, NESL_BLOCK, so, n, f, nesl_cu_derr(rt));
     nesl_cu_launched(rt, "segment descriptor");
+    nesl_cu_raise(rt);
 }
 
 NeslSd *nesl_filter_sd(NeslRt *rt, NeslSd *s, const NeslVec *kept)
