@@ -401,11 +401,25 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
     Sym flags = c.c[0];
     LcuExpr *N = X_var(F, cx->count);
     Expr *br[2] = { e->b, e->c };
+    /* A branch that costs nothing over the whole context and cannot fail
+     * (quicksort's `s`, quickhull's `[a]`: fl_branch_unpacked) is evaluated
+     * unpacked, before the partition: only the other branch's variables
+     * are packed, and the combine reads its value at the element's own
+     * index.  A variable must be lifted: replicating an unlifted sequence
+     * over the context would cost more than packing. */
+    int cheap = -1;
+    for (int k = 0; k < 2 && cheap < 0; k++) {
+        if (!fl_branch_unpacked(br[k])) continue;
+        const FVal *v = br[k]->kind == EX_VAR ? env_find(cx->env, br[k]->binder) : NULL;
+        if (br[k]->kind != EX_VAR || (v && v->lifted && !v->via)) cheap = k;
+    }
+    FVal pre = { 0 };
+    if (cheap >= 0) pre = materialize(F, cx, fl_expr(F, cx, br[cheap]));
     BSet fv[2];
     int n = 2;                   /* components of the packed tuple */
     for (int k = 0; k < 2; k++) {
         fv[k] = free_vars(F, br[k], NULL, NULL);
-        for (int i = 0; i < fv[k].v.len; i++) {
+        for (int i = 0; i < fv[k].v.len && k != cheap; i++) {
             const FVal *v = env_find(cx->env, fv[k].v.items[i]);
             if (v && v->lifted) n += v->via ? 1 : v->n;
         }
@@ -415,19 +429,22 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
      * where flags holds), summed by REDUCEs of nt's size that fusion tuples
      * with nt's: the packed sequences' descriptors get their totals from
      * them (the else side's by subtraction) instead of a wait for their
-     * scans after the partition (quicksort: one wait a recursion level). */
+     * scans after the partition (quicksort: one wait a recursion level).
+     * The unpacked branch's likewise, for the combined descriptor. */
     Sym *tsum[2];
     for (int k = 0; k < 2; k++) {
         tsum[k] = arena_alloc(F->a, sizeof(Sym) * (size_t)(fv[k].v.len + 1));
         for (int i = 0; i < fv[k].v.len; i++) {
             const FVal *v = env_find(cx->env, fv[k].v.items[i]);
             tsum[k][i] = 0;
-            if (!v || !v->lifted || v->via || type_prune(v->type)->kind != TY_SEQ) continue;
+            if (k == cheap || !v || !v->lifted || v->via || type_prune(v->type)->kind != TY_SEQ) continue;
             for (int j = 0; k == 1 && j < fv[0].v.len; j++)
                 if (fv[0].v.items[j] == fv[1].v.items[i]) tsum[1][i] = tsum[0][j];
             if (!tsum[k][i]) tsum[k][i] = fl_sum_where(F, flags, fl_sd_lengths(F, v->c[0]));
         }
     }
+    Sym pre_sum = 0;   /* the unpacked branch's lengths where flags holds */
+    if (cheap >= 0 && type_prune(t)->kind == TY_SEQ) pre_sum = fl_sum_where(F, flags, fl_sd_lengths(F, pre.c[0]));
     Sym ne = fl_emit(F, T_int(F), X_bin(F, LOP_SUB, N, X_var(F, nt)));
     Sym mixed = fl_emit(F, T_bool(F), X_bin(F, LOP_AND, X_bin(F, LOP_NE, X_var(F, nt), X_int(F, 0)),
                                                   X_bin(F, LOP_NE, X_var(F, ne), X_int(F, 0))));
@@ -447,10 +464,10 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
      * else side of one read by both branches gets its descriptors' totals
      * by subtraction, without waiting for them */
     int *at0 = arena_alloc(F->a, sizeof *at0 * (size_t)(fv[0].v.len + 1));
+    for (int i = 0; i < fv[0].v.len; i++) at0[i] = -1;
     for (int k = 0; k < 2; k++)
-        for (int i = 0; i < fv[k].v.len; i++) {
+        for (int i = 0; i < fv[k].v.len && k != cheap; i++) {
             const FVal *v = env_find(cx->env, fv[k].v.items[i]);
-            if (k == 0) at0[i] = -1;
             if (!v || !v->lifted) continue;
             if (v->via) {
                 tys[nthen] = T_vec(F, LB_INT);
@@ -473,7 +490,7 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
     fl_block_push(F, &bn);
     for (int k = 0; k < 2; k++) els[nelse++] = fl_empty(F, LB_INT);
     for (int k = 0; k < 2; k++)
-        for (int i = 0; i < fv[k].v.len; i++) {
+        for (int i = 0; i < fv[k].v.len && k != cheap; i++) {
             const FVal *v = env_find(cx->env, fv[k].v.items[i]);
             if (!v || !v->lifted) continue;
             if (v->via) els[nelse++] = v->via;
@@ -486,6 +503,10 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
     int at = 2;
     FVal res[2];
     for (int k = 0; k < 2; k++) {
+        if (k == cheap) {
+            res[k] = pre;
+            continue;
+        }
         Ctx sub = *cx;
         sub.env = cx->env;
         for (int i = 0; i < fv[k].v.len; i++) {
@@ -511,8 +532,29 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
     LcuArg *as[3] = { A_thunk(F, fl_thunk1(F, j, X_var(F, j))),
                       A_thunk(F, fl_thunk1(F, k, X_idx(F, cat.c[0], X_var(F, k)))), A_expr(F, N) };
     Sym inv = fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_PERMUTE, 3, as));
-    FVal both = rep_concat(F, t, res[0].c, X_var(F, nt), res[1].c, X_var(F, ne));
-    FVal comb = rep_permute_in(F, t, both.c, inv);   /* inv is a permutation */
+    FVal comb;
+    if (cheap < 0) {
+        FVal both = rep_concat(F, t, res[0].c, X_var(F, nt), res[1].c, X_var(F, ne));
+        comb = rep_permute_in(F, t, both.c, inv);   /* inv is a permutation */
+    } else {
+        /* element i is the unpacked branch's i, or the other's inv[i] (less
+         * nt for the else branch), of pre ++ other */
+        int o = 1 - cheap;
+        FVal both = rep_concat(F, t, pre.c, N, res[o].c, X_var(F, cnt[o]));
+        Sym q = fl_fresh(F, "q");
+        LcuExpr *own = X_var(F, q);
+        LcuExpr *other = X_bin(F, LOP_ADD, N, X_idx(F, inv, X_var(F, q)));
+        if (o == 1) other = X_bin(F, LOP_SUB, other, X_var(F, nt));
+        Sym g = fl_map(F, LB_INT, q, X_if(F, X_idx(F, flags, X_var(F, q)), cheap == 0 ? own : other, cheap == 0 ? other : own), N);
+        if (!pre_sum) comb = rep_gather_in(F, t, both.c, g);
+        else {
+            /* the unpacked part's total where it is taken, and all of the other's */
+            LcuExpr *taken = cheap == 0 ? X_var(F, pre_sum)
+                                        : X_bin(F, LOP_SUB, X_var(F, fl_sd_total(F, pre.c[0])), X_var(F, pre_sum));
+            Sym tot = fl_emit(F, T_int(F), X_bin(F, LOP_ADD, taken, X_var(F, fl_sd_total(F, res[o].c[0]))));
+            comb = rep_gather_total_in(F, t, both.c, g, tot);
+        }
+    }
     LcuExpr *cb = fl_block_pop(F, X_rest(F, comb.n, comb.c));
     fl_block_push(F, &bu);
     fl_block_push(F, &b1);

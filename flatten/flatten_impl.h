@@ -215,6 +215,7 @@ bool fl_fun_pure(Fl *F, FunDecl *fun);
 
 /* ---- speculate.c: lifted ifs of cheap total scalar branches as a select ---- */
 bool fl_speculable(const Expr *e);
+bool fl_branch_unpacked(const Expr *e);   /* a lifted if evaluates it over the whole context */
 bool fl_scalar_type(Type *t);                                   /* int, float, bool, char, tuples of them */
 /* prim on these operands returns a value for every argument: a total
  * primitive, or / by a non-zero literal. */

@@ -105,6 +105,23 @@ static bool speculable(const Expr *e, int depth)
 
 bool fl_speculable(const Expr *e) { return speculable(e, 0); }
 
+/* A branch of a lifted if that costs about nothing over the whole context
+ * and cannot fail: a local variable (its value is there already; the
+ * caller checks that it is lifted) or a literal sequence of speculable
+ * scalars (quickhull's [a]) or of datatype values built from them
+ * (Barnes-Hut's [node(mt, cx, cy, w, 1)]).  fl_if evaluates it unpacked. */
+bool fl_branch_unpacked(const Expr *e)
+{
+    if (e->kind == EX_VAR) return e->ref == REF_LOCAL;
+    if (e->kind != EX_SEQ || e->nelems == 0) return false;
+    for (int i = 0; i < e->nelems; i++) {
+        const Expr *x = e->elems[i];
+        bool con = x->kind == EX_APPLY && x->a->kind == EX_VAR && x->a->ref == REF_CON;
+        if (!(con ? speculable(x->b, 1) : speculable(x, 1))) return false;
+    }
+    return true;
+}
+
 FVal fl_select(Fl *F, const Ctx *cx, Type *t, Sym flags, FVal a, FVal b)
 {
     a = materialize(F, cx, a);
