@@ -237,6 +237,16 @@ Sym fl_count_true(Fl *F, Sym flags)
     return fl_emit(F, T_int(F), X_soac(F, LS_REDUCE, 4, as));
 }
 
+/* Element i: the true flags before i (an exclusive SCAN). */
+Sym fl_count_true_before(Fl *F, Sym flags)
+{
+    Sym i = fl_fresh(F, "i");
+    LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, X_call1(F, "btoi", X_idx(F, flags, X_var(F, i))))),
+                      A_expr(F, X_int(F, 0)), A_thunk(F, monoid(F, LOP_ADD, NULL)),
+                      A_expr(F, X_len(F, flags)) };
+    return fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_SCAN, 4, as));
+}
+
 /* The sum of v[i] where flags[i]: a REDUCE of the same size as
  * fl_count_true's, which fusion tuples with it (one launch, one wait). */
 Sym fl_sum_where(Fl *F, Sym flags, Sym v)

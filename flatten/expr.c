@@ -444,7 +444,9 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
         }
     }
     Sym pre_sum = 0;   /* the unpacked branch's lengths where flags holds */
-    if (cheap >= 0 && type_prune(t)->kind == TY_SEQ) pre_sum = fl_sum_where(F, flags, fl_sd_lengths(F, pre.c[0]));
+    for (int i = 0; cheap >= 0 && br[cheap]->kind == EX_VAR && i < fv[1 - cheap].v.len; i++)
+        if (fv[1 - cheap].v.items[i] == br[cheap]->binder) pre_sum = tsum[1 - cheap][i];   /* the other side sums it too */
+    if (cheap >= 0 && !pre_sum && type_prune(t)->kind == TY_SEQ) pre_sum = fl_sum_where(F, flags, fl_sd_lengths(F, pre.c[0]));
     Sym ne = fl_emit(F, T_int(F), X_bin(F, LOP_SUB, N, X_var(F, nt)));
     Sym mixed = fl_emit(F, T_bool(F), X_bin(F, LOP_AND, X_bin(F, LOP_NE, X_var(F, nt), X_int(F, 0)),
                                                   X_bin(F, LOP_NE, X_var(F, ne), X_int(F, 0))));
@@ -523,28 +525,32 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
          * were not packed, so it must not run at all. */
         res[k] = guarded_body(F, &sub, t, br[k], true);
     }
-    /* Combine: element i of the result is at inv[i] of then ++ else. */
     Block bc, bu, b1, b2;
     fl_block_push(F, &bc);
-    const Sym it1[1] = { it }, ie1[1] = { ie };
-    FVal cat = rep_concat(F, type_base(F->a, TY_INT), it1, X_var(F, nt), ie1, X_var(F, ne));
-    Sym j = fl_fresh(F, "j"), k = fl_fresh(F, "k");
-    LcuArg *as[3] = { A_thunk(F, fl_thunk1(F, j, X_var(F, j))),
-                      A_thunk(F, fl_thunk1(F, k, X_idx(F, cat.c[0], X_var(F, k)))), A_expr(F, N) };
-    Sym inv = fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_PERMUTE, 3, as));
     FVal comb;
     if (cheap < 0) {
+        /* Combine: element i of the result is at inv[i] of then ++ else. */
+        const Sym it1[1] = { it }, ie1[1] = { ie };
+        FVal cat = rep_concat(F, type_base(F->a, TY_INT), it1, X_var(F, nt), ie1, X_var(F, ne));
+        Sym j = fl_fresh(F, "j"), k = fl_fresh(F, "k");
+        LcuArg *as[3] = { A_thunk(F, fl_thunk1(F, j, X_var(F, j))),
+                          A_thunk(F, fl_thunk1(F, k, X_idx(F, cat.c[0], X_var(F, k)))), A_expr(F, N) };
+        Sym inv = fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_PERMUTE, 3, as));
         FVal both = rep_concat(F, t, res[0].c, X_var(F, nt), res[1].c, X_var(F, ne));
         comb = rep_permute_in(F, t, both.c, inv);   /* inv is a permutation */
     } else {
-        /* element i is the unpacked branch's i, or the other's inv[i] (less
-         * nt for the else branch), of pre ++ other */
+        /* element i is the unpacked branch's i, or the other's rank among
+         * its side's elements (from the exclusive count of true flags
+         * before i: no inverse permutation), of pre ++ other */
         int o = 1 - cheap;
+        (void)it;
+        (void)ie;
         FVal both = rep_concat(F, t, pre.c, N, res[o].c, X_var(F, cnt[o]));
+        Sym before = fl_count_true_before(F, flags);
         Sym q = fl_fresh(F, "q");
         LcuExpr *own = X_var(F, q);
-        LcuExpr *other = X_bin(F, LOP_ADD, N, X_idx(F, inv, X_var(F, q)));
-        if (o == 1) other = X_bin(F, LOP_SUB, other, X_var(F, nt));
+        LcuExpr *rank = o == 0 ? X_idx(F, before, X_var(F, q)) : X_bin(F, LOP_SUB, X_var(F, q), X_idx(F, before, X_var(F, q)));
+        LcuExpr *other = X_bin(F, LOP_ADD, N, rank);
         Sym g = fl_map(F, LB_INT, q, X_if(F, X_idx(F, flags, X_var(F, q)), cheap == 0 ? own : other, cheap == 0 ? other : own), N);
         if (!pre_sum) comb = rep_gather_in(F, t, both.c, g);
         else {

@@ -127,6 +127,7 @@ Sym fl_sum_int(Fl *F, Sym v);
 Sym fl_seg_sum_int(Fl *F, Sym sd, Sym v);                       /* per segment */
 Sym fl_empty(Fl *F, LcuBase b);                                 /* a vector of length 0 */
 Sym fl_count_true(Fl *F, Sym flags);                            /* int */
+Sym fl_count_true_before(Fl *F, Sym flags);                    /* [int]: exclusive SCAN of the flags */
 Sym fl_sum_where(Fl *F, Sym flags, Sym v);                      /* int: sum of v[i] where flags[i] */
 /* Indices i with flags[i] (and those without); nt: the number of true
  * flags (fl_count_true), the PARTITION's kept, so the CUDA back end
