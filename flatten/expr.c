@@ -14,12 +14,12 @@
  *    result sequence(s).
  *  - if on a lifted condition: PARTITION of the indices, each branch on its
  *    packed part (skipped when empty, which ends recursion), then the two
- *    results are concatenated and permuted back. */
+ *    results are concatenated and permuted back (lifted_if.c). */
 #include <string.h>
 #include "flatten_impl.h"
 
 /* ---- environments and free variables ---- */
-static const Env *env_add(Fl *F, const Env *env, Binder *b, FVal v)
+const Env *fl_env_add(Fl *F, const Env *env, Binder *b, FVal v)
 {
     Env *e = arena_alloc(F->a, sizeof *e);
     e->b = b;
@@ -28,7 +28,7 @@ static const Env *env_add(Fl *F, const Env *env, Binder *b, FVal v)
     return e;
 }
 
-static const FVal *env_find(const Env *env, Binder *b)
+const FVal *fl_env_find(const Env *env, Binder *b)
 {
     for (; env; env = env->next)
         if (env->b == b) return &env->v;
@@ -39,7 +39,7 @@ const Env *fl_bind(Fl *F, const Env *env, Pattern *p, FVal v)
 {
     switch (p->kind) {
     case PAT_VAR:
-        return env_add(F, env, p->binder, fv_make(F, p->type ? p->type : v.type, v.lifted, v.n, v.c));
+        return fl_env_add(F, env, p->binder, fv_make(F, p->type ? p->type : v.type, v.lifted, v.n, v.c));
     case PAT_PAIR: {
         Type *t = type_prune(v.type);
         int k = fv_arity(t->fst, v.lifted);
@@ -52,7 +52,6 @@ const Env *fl_bind(Fl *F, const Env *env, Pattern *p, FVal v)
     ICE("flatten: bad pattern");
 }
 
-typedef struct BSet { PtrVec v; } BSet;
 static bool bset_has(const BSet *s, Binder *b)
 {
     for (int i = 0; i < s->v.len; i++) if (s->v.items[i] == b) return true;
@@ -113,7 +112,7 @@ static void scan_vars(Fl *F, Expr *e, BSet *used, BSet *bound)
 }
 
 /* The free local variables of e (and of e2), excluding those in `except`. */
-static BSet free_vars(Fl *F, Expr *e, Expr *e2, const BSet *except)
+BSet fl_free_vars(Fl *F, Expr *e, Expr *e2, const BSet *except)
 {
     BSet used = { 0 }, bound = { 0 }, out = { 0 };
     scan_vars(F, e, &used, &bound);
@@ -128,9 +127,9 @@ static BSet free_vars(Fl *F, Expr *e, Expr *e2, const BSet *except)
 /* True when every free variable of e is uniform in cx. */
 static bool all_uniform(Fl *F, const Ctx *cx, Expr *e)
 {
-    BSet fv = free_vars(F, e, NULL, NULL);
+    BSet fv = fl_free_vars(F, e, NULL, NULL);
     for (int i = 0; i < fv.v.len; i++) {
-        const FVal *v = env_find(cx->env, fv.v.items[i]);
+        const FVal *v = fl_env_find(cx->env, fv.v.items[i]);
         if (v && v->lifted) return false;
     }
     return true;
@@ -217,7 +216,7 @@ bool fl_fun_pure(Fl *F, FunDecl *fun)
 FVal fl_operand(Fl *F, const Ctx *cx, Expr *e)
 {
     if (e->kind != EX_VAR || e->ref != REF_LOCAL) return fl_expr(F, cx, e);
-    const FVal *v = env_find(cx->env, e->binder);
+    const FVal *v = fl_env_find(cx->env, e->binder);
     if (!v) ICE("flatten: unbound local %s", e->name);
     return *v;
 }
@@ -262,16 +261,16 @@ static const Env *gather_env(Fl *F, const Env *env, const BSet *vars, Sym idx)
     const Env *out = env;
     for (int i = 0; i < vars->v.len; i++) {
         Binder *b = vars->v.items[i];
-        const FVal *v = env_find(env, b);
+        const FVal *v = fl_env_find(env, b);
         if (!v || !v->lifted) continue;
         if (type_prune(v->type)->kind == TY_SEQ) {
             /* A sequence is not copied per element: compose the indirection. */
             FVal w = *v;
             w.via = v->via ? fl_gather_in(F, LB_INT, v->via, idx) : idx;
-            out = env_add(F, out, b, w);
+            out = fl_env_add(F, out, b, w);
             continue;
         }
-        out = env_add(F, out, b, rep_gather_in(F, v->type, v->c, idx));
+        out = fl_env_add(F, out, b, rep_gather_in(F, v->type, v->c, idx));
     }
     return out;
 }
@@ -314,7 +313,7 @@ static bool safe_when_empty(const Fl *F, const LcuExpr *e)
 
 /* The body of a lifted context, skipped when the context is empty (which
  * is what ends recursion) unless running it on no elements is harmless. */
-static FVal guarded_body(Fl *F, const Ctx *sub, Type *t, Expr *body, bool always)
+FVal fl_guarded_body(Fl *F, const Ctx *sub, Type *t, Expr *body, bool always)
 {
     Block bb;
     fl_block_push(F, &bb);
@@ -395,181 +394,8 @@ static FVal fl_if(Fl *F, const Ctx *cx, Expr *e)
         FVal b = fl_expr(F, cx, e->c);
         return fl_select(F, cx, t, c.c[0], a, b);
     }
-    /* Lifted condition: partition the context.  When all elements take the
-     * same branch (common in recursion on equal-sized parts), the branch
-     * runs on the context as it is: no packing, no combining. */
-    Sym flags = c.c[0];
-    LcuExpr *N = X_var(F, cx->count);
-    Expr *br[2] = { e->b, e->c };
-    /* A branch that costs nothing over the whole context and cannot fail
-     * (quicksort's `s`, quickhull's `[a]`: fl_branch_unpacked) is evaluated
-     * unpacked, before the partition: only the other branch's variables
-     * are packed, and the combine reads its value at the element's own
-     * index.  A variable must be lifted: replicating an unlifted sequence
-     * over the context would cost more than packing. */
-    int cheap = -1;
-    for (int k = 0; k < 2 && cheap < 0; k++) {
-        if (!fl_branch_unpacked(br[k])) continue;
-        const FVal *v = br[k]->kind == EX_VAR ? env_find(cx->env, br[k]->binder) : NULL;
-        if (br[k]->kind != EX_VAR || (v && v->lifted && !v->via)) cheap = k;
-    }
-    FVal pre = { 0 };
-    if (cheap >= 0) pre = materialize(F, cx, fl_expr(F, cx, br[cheap]));
-    BSet fv[2];
-    int n = 2;                   /* components of the packed tuple */
-    for (int k = 0; k < 2; k++) {
-        fv[k] = free_vars(F, br[k], NULL, NULL);
-        for (int i = 0; i < fv[k].v.len && k != cheap; i++) {
-            const FVal *v = env_find(cx->env, fv[k].v.items[i]);
-            if (v && v->lifted) n += v->via ? 1 : v->n;
-        }
-    }
-    Sym nt = fl_count_true(F, flags);
-    /* The then side's total of each lifted sequence variable (the lengths
-     * where flags holds), summed by REDUCEs of nt's size that fusion tuples
-     * with nt's: the packed sequences' descriptors get their totals from
-     * them (the else side's by subtraction) instead of a wait for their
-     * scans after the partition (quicksort: one wait a recursion level).
-     * The unpacked branch's likewise, for the combined descriptor. */
-    Sym *tsum[2];
-    for (int k = 0; k < 2; k++) {
-        tsum[k] = arena_alloc(F->a, sizeof(Sym) * (size_t)(fv[k].v.len + 1));
-        for (int i = 0; i < fv[k].v.len; i++) {
-            const FVal *v = env_find(cx->env, fv[k].v.items[i]);
-            tsum[k][i] = 0;
-            if (k == cheap || !v || !v->lifted || v->via || type_prune(v->type)->kind != TY_SEQ) continue;
-            for (int j = 0; k == 1 && j < fv[0].v.len; j++)
-                if (fv[0].v.items[j] == fv[1].v.items[i]) tsum[1][i] = tsum[0][j];
-            if (!tsum[k][i]) tsum[k][i] = fl_sum_where(F, flags, fl_sd_lengths(F, v->c[0]));
-        }
-    }
-    Sym pre_sum = 0;   /* the unpacked branch's lengths where flags holds */
-    for (int i = 0; cheap >= 0 && br[cheap]->kind == EX_VAR && i < fv[1 - cheap].v.len; i++)
-        if (fv[1 - cheap].v.items[i] == br[cheap]->binder) pre_sum = tsum[1 - cheap][i];   /* the other side sums it too */
-    if (cheap >= 0 && !pre_sum && type_prune(t)->kind == TY_SEQ) pre_sum = fl_sum_where(F, flags, fl_sd_lengths(F, pre.c[0]));
-    Sym ne = fl_emit(F, T_int(F), X_bin(F, LOP_SUB, N, X_var(F, nt)));
-    Sym mixed = fl_emit(F, T_bool(F), X_bin(F, LOP_AND, X_bin(F, LOP_NE, X_var(F, nt), X_int(F, 0)),
-                                                  X_bin(F, LOP_NE, X_var(F, ne), X_int(F, 0))));
-    /* Pack the context of both branches in one conditional: the partition
-     * index and the gather of every lifted free variable of either branch.
-     * One control region, so fusion can merge the gathers of equal size
-     * (one if per variable made one region, and one launch, each). */
-    Sym cnt[2] = { nt, ne };
-    const LcuType **tys = arena_alloc(F->a, sizeof *tys * (size_t)n);
-    Sym *thn = arena_alloc(F->a, sizeof *thn * (size_t)n), *els = arena_alloc(F->a, sizeof *els * (size_t)n);
-    int nthen = 2, nelse = 0;
-    Block bp, bn;
-    fl_block_push(F, &bp);
-    fl_partition_index(F, flags, N, nt, &thn[0], &thn[1]);
-    tys[0] = tys[1] = T_vec(F, LB_INT);
-    /* where a variable's then-side gather starts in thn (-1: none): the
-     * else side of one read by both branches gets its descriptors' totals
-     * by subtraction, without waiting for them */
-    int *at0 = arena_alloc(F->a, sizeof *at0 * (size_t)(fv[0].v.len + 1));
-    for (int i = 0; i < fv[0].v.len; i++) at0[i] = -1;
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < fv[k].v.len && k != cheap; i++) {
-            const FVal *v = env_find(cx->env, fv[k].v.items[i]);
-            if (!v || !v->lifted) continue;
-            if (v->via) {
-                tys[nthen] = T_vec(F, LB_INT);
-                thn[nthen++] = fl_gather_in(F, LB_INT, v->via, thn[k]);
-                continue;
-            }
-            const Sym *rest = NULL;
-            for (int j = 0; k == 1 && j < fv[0].v.len; j++)
-                if (fv[0].v.items[j] == fv[1].v.items[i] && at0[j] >= 0) rest = thn + at0[j];
-            if (k == 0) at0[i] = nthen;
-            Sym tot = 0;   /* the packed outer sequence's total, where known */
-            if (tsum[k][i] && k == 0) tot = tsum[k][i];
-            else if (tsum[k][i] && !rest)
-                tot = fl_emit(F, T_int(F), X_bin(F, LOP_SUB, X_var(F, fl_sd_total(F, v->c[0])), X_var(F, tsum[k][i])));
-            FVal g = tot ? rep_gather_total_in(F, v->type, v->c, thn[k], tot)
-                   : rest ? rep_gather_rest_in(F, v->type, v->c, thn[k], rest) : rep_gather_in(F, v->type, v->c, thn[k]);
-            for (int j = 0; j < g.n; j++) { tys[nthen] = g.t[j]; thn[nthen++] = g.c[j]; }
-        }
-    LcuExpr *pb = fl_block_pop(F, X_rest(F, nthen, thn));
-    fl_block_push(F, &bn);
-    for (int k = 0; k < 2; k++) els[nelse++] = fl_empty(F, LB_INT);
-    for (int k = 0; k < 2; k++)
-        for (int i = 0; i < fv[k].v.len && k != cheap; i++) {
-            const FVal *v = env_find(cx->env, fv[k].v.items[i]);
-            if (!v || !v->lifted) continue;
-            if (v->via) els[nelse++] = v->via;
-            else for (int j = 0; j < v->n; j++) els[nelse++] = v->c[j];
-        }
-    LcuExpr *nb = fl_block_pop(F, X_rest(F, nelse, els));
-    if (nthen != n || nelse != n) ICE("flatten: packed %d and %d components of %d", nthen, nelse, n);
-    Sym *r = fl_emit_tuple(F, n, tys, X_if(F, X_var(F, mixed), pb, nb));
-    Sym it = r[0], ie = r[1];
-    int at = 2;
-    FVal res[2];
-    for (int k = 0; k < 2; k++) {
-        if (k == cheap) {
-            res[k] = pre;
-            continue;
-        }
-        Ctx sub = *cx;
-        sub.env = cx->env;
-        for (int i = 0; i < fv[k].v.len; i++) {
-            Binder *b = fv[k].v.items[i];
-            const FVal *v = env_find(cx->env, b);
-            if (!v || !v->lifted) continue;
-            FVal w = *v;
-            if (v->via) w.via = r[at++];
-            else { w = fv_make(F, v->type, true, v->n, r + at); at += v->n; }
-            sub.env = env_add(F, sub.env, b, w);
-        }
-        sub.count = cnt[k];
-        /* Always guarded: when no element takes this branch its variables
-         * were not packed, so it must not run at all. */
-        res[k] = guarded_body(F, &sub, t, br[k], true);
-    }
-    Block bc, bu, b1, b2;
-    fl_block_push(F, &bc);
-    FVal comb;
-    if (cheap < 0) {
-        /* Combine: element i of the result is at inv[i] of then ++ else. */
-        const Sym it1[1] = { it }, ie1[1] = { ie };
-        FVal cat = rep_concat(F, type_base(F->a, TY_INT), it1, X_var(F, nt), ie1, X_var(F, ne));
-        Sym j = fl_fresh(F, "j"), k = fl_fresh(F, "k");
-        LcuArg *as[3] = { A_thunk(F, fl_thunk1(F, j, X_var(F, j))),
-                          A_thunk(F, fl_thunk1(F, k, X_idx(F, cat.c[0], X_var(F, k)))), A_expr(F, N) };
-        Sym inv = fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_PERMUTE, 3, as));
-        FVal both = rep_concat(F, t, res[0].c, X_var(F, nt), res[1].c, X_var(F, ne));
-        comb = rep_permute_in(F, t, both.c, inv);   /* inv is a permutation */
-    } else {
-        /* element i is the unpacked branch's i, or the other's rank among
-         * its side's elements (from the exclusive count of true flags
-         * before i: no inverse permutation), of pre ++ other */
-        int o = 1 - cheap;
-        (void)it;
-        (void)ie;
-        FVal both = rep_concat(F, t, pre.c, N, res[o].c, X_var(F, cnt[o]));
-        Sym before = fl_count_true_before(F, flags);
-        Sym q = fl_fresh(F, "q");
-        LcuExpr *own = X_var(F, q);
-        LcuExpr *rank = o == 0 ? X_idx(F, before, X_var(F, q)) : X_bin(F, LOP_SUB, X_var(F, q), X_idx(F, before, X_var(F, q)));
-        LcuExpr *other = X_bin(F, LOP_ADD, N, rank);
-        Sym g = fl_map(F, LB_INT, q, X_if(F, X_idx(F, flags, X_var(F, q)), cheap == 0 ? own : other, cheap == 0 ? other : own), N);
-        if (!pre_sum) comb = rep_gather_in(F, t, both.c, g);
-        else {
-            /* the unpacked part's total where it is taken, and all of the other's */
-            LcuExpr *taken = cheap == 0 ? X_var(F, pre_sum)
-                                        : X_bin(F, LOP_SUB, X_var(F, fl_sd_total(F, pre.c[0])), X_var(F, pre_sum));
-            Sym tot = fl_emit(F, T_int(F), X_bin(F, LOP_ADD, taken, X_var(F, fl_sd_total(F, res[o].c[0]))));
-            comb = rep_gather_total_in(F, t, both.c, g, tot);
-        }
-    }
-    LcuExpr *cb = fl_block_pop(F, X_rest(F, comb.n, comb.c));
-    fl_block_push(F, &bu);
-    fl_block_push(F, &b1);
-    LcuExpr *eb = fl_block_pop(F, X_rest(F, res[1].n, res[1].c));
-    fl_block_push(F, &b2);
-    LcuExpr *tb = fl_block_pop(F, X_rest(F, res[0].n, res[0].c));
-    FVal one = fl_emit_if(F, t, true, X_bin(F, LOP_EQ, X_var(F, nt), X_int(F, 0)), eb, tb);
-    LcuExpr *ub = fl_block_pop(F, X_rest(F, one.n, one.c));
-    return fl_emit_if(F, t, true, X_var(F, mixed), cb, ub);
+    /* Lifted condition: partition the context (lifted_if.c). */
+    return fl_if_lifted(F, cx, e, c.c[0]);
 }
 
 /* ---- apply-to-each ---- */
@@ -622,7 +448,7 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
         }
         in.count = fl_sd_total(F, outer_sd);
         Sym sid = fl_sd_segids(F, outer_sd);
-        BSet fv = free_vars(F, e->a, e->b, &genb);
+        BSet fv = fl_free_vars(F, e->a, e->b, &genb);
         in.env = gather_env(F, cx->env, &fv, sid);
         for (int g = 0; g < k; g++) elems[g] = lseq_elems(F, seqs[g]);
     }
@@ -649,12 +475,12 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
             FVal r = rep_gather_in(F, elems[0].type, elems[0].c, idx);
             return cx->lifted ? lseq_make(F, rt, result_sd, r) : seq_of_elems(F, rt, r);
         }
-        BSet fv = free_vars(F, e->a, NULL, NULL);
+        BSet fv = fl_free_vars(F, e->a, NULL, NULL);
         packed.env = gather_env(F, in.env, &fv, idx);
         in = packed;
     }
     Type *et = type_prune(rt)->elem;
-    FVal res = guarded_body(F, &in, et, e->a, false);
+    FVal res = fl_guarded_body(F, &in, et, e->a, false);
     return cx->lifted ? lseq_make(F, rt, result_sd, res) : seq_of_elems(F, rt, res);
 }
 
@@ -706,7 +532,7 @@ static FVal fl_lambda(Fl *F, const Ctx *cx, Expr *e)
     FVal *caps = arena_alloc(F->a, sizeof *caps * (size_t)(k ? k : 1));
     bool lifted = false;
     for (int i = 0; i < k; i++) {
-        const FVal *v = env_find(cx->env, bs[i]);
+        const FVal *v = fl_env_find(cx->env, bs[i]);
         if (!v) ICE("flatten: captured variable %s unbound", bs[i]->name);
         caps[i] = fv_direct(F, *v);
         lifted |= v->lifted;
@@ -813,7 +639,7 @@ FVal fl_apply_value(Fl *F, const Ctx *cx, FVal fn, FVal arg, Span sp)
         for (int i = 0; i < k; i++) {
             FVal v = fv_slice(F, fn, ts[i], off);
             off += v.n;
-            body.env = env_add(F, body.env, bs[i], v);
+            body.env = fl_env_add(F, body.env, bs[i], v);
         }
         body.env = fl_bind(F, body.env, lam->param, arg);
         return fl_expr(F, &body, lam->a);

@@ -213,6 +213,17 @@ FVal fl_apply_fun(Fl *F, const Ctx *cx, FunDecl *fun, FVal arg, Span sp);
 FVal fl_apply_value(Fl *F, const Ctx *cx, FVal fn, FVal arg, Span sp);
 FunDecl *fl_fun_body(Fl *F, FunDecl *fun, Span sp);
 bool fl_fun_pure(Fl *F, FunDecl *fun);
+/* environments, free variables and guarded bodies, for lifted_if.c */
+typedef struct BSet { PtrVec v; } BSet;                          /* Binder *, each once */
+const Env *fl_env_add(Fl *F, const Env *env, Binder *b, FVal v);
+const FVal *fl_env_find(const Env *env, Binder *b);
+BSet fl_free_vars(Fl *F, Expr *e, Expr *e2, const BSet *except);  /* of e and e2, less except */
+/* body in the lifted context sub, skipped when its count is 0 (always:
+ * even where running it on no elements would be harmless) */
+FVal fl_guarded_body(Fl *F, const Ctx *sub, Type *t, Expr *body, bool always);
+
+/* ---- lifted_if.c: if on a lifted condition (flags), partitioned ---- */
+FVal fl_if_lifted(Fl *F, const Ctx *cx, Expr *e, Sym flags);
 
 /* ---- speculate.c: lifted ifs of cheap total scalar branches as a select ---- */
 bool fl_speculable(const Expr *e);

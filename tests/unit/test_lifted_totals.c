@@ -1,5 +1,5 @@
 /* test_lifted_totals.c — a lifted if packs each branch's nested sequences
- * with descriptors whose totals are given (flatten/expr.c): the flags'
+ * with descriptors whose totals are given (flatten/lifted_if.c): the flags'
  * count and the sums of the packed lengths are one tupled REDUCE, the then
  * side's descriptor takes its sum and the else side's the rest, so the
  * CUDA back end never waits for those descriptors' scans (quicksort: one
