@@ -284,6 +284,17 @@ static const char *decl_array(Gen *g, CBlock *cb, const char *type, const char *
     return name;
 }
 
+/* Binds i..i+m-1 of blk (one descriptor each) to the elements of the
+ * array sds that a grouped runtime call filled. */
+static const CEnv *bind_group(Gen *g, const CEnv *env, const LcuExpr *blk, int i, int m, const char *sds, CBlock *cb)
+{
+    for (int j = 0; j < m; j++) {
+        CExpr *s = cx_index(g->a, cx_name(g->a, sds), cx_int(g->a, j));
+        env = gen_bind(g, env, blk->u.block.binds[i + j], &s, cb);
+    }
+    return env;
+}
+
 /* Consecutive filter_sd (s, kept) of one descriptor s and vectors kept
  * (nesl_filter_sd_group): their number from bind i on, else 1. */
 static bool fsd_of(Gen *g, const LcuBind *b, Sym sd)
@@ -310,11 +321,7 @@ static const CEnv *gen_fsd_group(Gen *g, const CEnv *env, const ErrCtx *ec, cons
         cs_assign(a, cb, cx_index(a, cx_name(a, kept), cx_int(a, j)), gen_expr(g, env, ec, blk->u.block.binds[i + j]->rhs->u.call.args[1], cb)[0]);
     CExpr *sd = gen_expr(g, env, ec, blk->u.block.binds[i]->rhs->u.call.args[0], cb)[0];
     cs_expr(a, cb, cx_calln(a, "nesl_filter_sd_group", 5, rt_of(g), sd, cx_int(a, m), cx_name(a, kept), cx_name(a, sds)));
-    for (int j = 0; j < m; j++) {
-        CExpr *s = cx_index(a, cx_name(a, sds), cx_int(a, j));
-        env = gen_bind(g, env, blk->u.block.binds[i + j], &s, cb);
-    }
-    return env;
+    return bind_group(g, env, blk, i, m, sds, cb);
 }
 
 static const CEnv *gen_sd_group(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *blk, int i, int m, CBlock *cb)
@@ -329,12 +336,7 @@ static const CEnv *gen_sd_group(Gen *g, const CEnv *env, const ErrCtx *ec, const
         cs_assign(a, cb, cx_index(a, cx_name(a, tots), cx_int(a, j)), t);
     }
     cs_expr(a, cb, cx_calln(a, "nesl_make_sd_group", 5, rt_of(g), cx_int(a, m), cx_name(a, lens), cx_name(a, tots), cx_name(a, sds)));
-    for (int j = 0; j < m; j++) {
-        const LcuBind *b = blk->u.block.binds[i + j];
-        CExpr *s = cx_index(a, cx_name(a, sds), cx_int(a, j));
-        env = gen_bind(g, env, b, &s, cb);
-    }
-    return env;
+    return bind_group(g, env, blk, i, m, sds, cb);
 }
 
 /* ---- segment ids not filled (CVal.segids_of) ---- */

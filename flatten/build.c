@@ -228,24 +228,20 @@ Sym fl_empty(Fl *F, LcuBase b)
     return fl_map(F, b, i, X_default(F, b), X_int(F, 0));
 }
 
-Sym fl_count_true(Fl *F, Sym flags)
+/* The true flags added up by a REDUCE (int) or an exclusive SCAN ([int]). */
+static Sym count_true(Fl *F, Sym flags, LcuSoacKind kind)
 {
     Sym i = fl_fresh(F, "i");
     LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, X_call1(F, "btoi", X_idx(F, flags, X_var(F, i))))),
                       A_expr(F, X_int(F, 0)), A_thunk(F, monoid(F, LOP_ADD, NULL)),
                       A_expr(F, X_len(F, flags)) };
-    return fl_emit(F, T_int(F), X_soac(F, LS_REDUCE, 4, as));
+    return fl_emit(F, kind == LS_SCAN ? T_vec(F, LB_INT) : T_int(F), X_soac(F, kind, 4, as));
 }
 
-/* Element i: the true flags before i (an exclusive SCAN). */
-Sym fl_count_true_before(Fl *F, Sym flags)
-{
-    Sym i = fl_fresh(F, "i");
-    LcuArg *as[4] = { A_thunk(F, fl_thunk1(F, i, X_call1(F, "btoi", X_idx(F, flags, X_var(F, i))))),
-                      A_expr(F, X_int(F, 0)), A_thunk(F, monoid(F, LOP_ADD, NULL)),
-                      A_expr(F, X_len(F, flags)) };
-    return fl_emit(F, T_vec(F, LB_INT), X_soac(F, LS_SCAN, 4, as));
-}
+Sym fl_count_true(Fl *F, Sym flags) { return count_true(F, flags, LS_REDUCE); }
+
+/* Element i: the true flags before i. */
+Sym fl_count_true_before(Fl *F, Sym flags) { return count_true(F, flags, LS_SCAN); }
 
 /* The sum of v[i] where flags[i]: a REDUCE of the same size as
  * fl_count_true's, which fusion tuples with it (one launch, one wait). */

@@ -208,12 +208,22 @@ static void bases_into(Fl *F, Type *t, LcuBase *out)
     }
 }
 
+/* The bases of t's k components where t has some and no sequence in it
+ * (one vector a component), else NULL. */
+static LcuBase *flat_bases(Fl *F, Type *t, int *k)
+{
+    *k = fv_arity(t, true);
+    if (*k == 0 || has_seq(F, t)) return NULL;
+    LcuBase *bs = arena_alloc(F->a, sizeof *bs * (size_t)*k);
+    bases_into(F, t, bs);
+    return bs;
+}
+
 bool rep_filter_flat(Fl *F, Type *t, const Sym *c, Sym flags, LcuExpr *n, FVal *out)
 {
-    int k = fv_arity(t, true);
-    if (k == 0 || has_seq(F, t)) return false;
-    LcuBase *bs = arena_alloc(F->a, sizeof *bs * (size_t)k);
-    bases_into(F, t, bs);
+    int k;
+    LcuBase *bs = flat_bases(F, t, &k);
+    if (!bs) return false;
     Sym *r = arena_alloc(F->a, sizeof *r * (size_t)k);
     fl_filter_elems(F, k, bs, c, flags, n, r);
     *out = fv_make(F, t, true, k, r);
@@ -230,10 +240,9 @@ bool rep_filter_flat(Fl *F, Type *t, const Sym *c, Sym flags, LcuExpr *n, FVal *
  * segments") instead of storing the segment ids to look it up. */
 bool rep_interleave_flat(Fl *F, Type *t, const SegParts *sp, FVal *out)
 {
-    int k = fv_arity(t, true);
-    if (k == 0 || has_seq(F, t)) return false;
-    LcuBase *bs = arena_alloc(F->a, sizeof *bs * (size_t)k);
-    bases_into(F, t, bs);
+    int k;
+    LcuBase *bs = flat_bases(F, t, &k);
+    if (!bs) return false;
     Sym *r = arena_alloc(F->a, sizeof *r * (size_t)k);
     for (int c = 0; c < k; c++) {
         Sym p = fl_fresh(F, "p");
@@ -261,10 +270,9 @@ bool rep_interleave_flat(Fl *F, Type *t, const SegParts *sp, FVal *out)
  * index, and no make_sd of permuted lengths. */
 bool rep_zip_flat(Fl *F, Type *t, const Sym *a, const Sym *b, Sym *zsd, FVal *out)
 {
-    int k = fv_arity(t, true);
-    if (k == 0 || has_seq(F, t)) return false;
-    LcuBase *bs = arena_alloc(F->a, sizeof *bs * (size_t)k);
-    bases_into(F, t, bs);
+    int k;
+    LcuBase *bs = flat_bases(F, t, &k);
+    if (!bs) return false;
     Sym la = fl_sd_lengths(F, a[0]), oa = fl_sd_offsets(F, a[0]);
     Sym lb = fl_sd_lengths(F, b[0]), ob = fl_sd_offsets(F, b[0]);
     Sym z = fl_zip_sd(F, a[0], b[0]);

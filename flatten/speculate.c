@@ -109,7 +109,8 @@ bool fl_speculable(const Expr *e) { return speculable(e, 0); }
  * and cannot fail: a local variable (its value is there already; the
  * caller checks that it is lifted) or a literal sequence of speculable
  * scalars (quickhull's [a]) or of datatype values built from them
- * (Barnes-Hut's [node(mt, cx, cy, w, 1)]).  fl_if evaluates it unpacked. */
+ * (Barnes-Hut's [node(mt, cx, cy, w, 1)]).  fl_if_lifted (lifted_if.c)
+ * evaluates it unpacked. */
 bool fl_branch_unpacked(const Expr *e)
 {
     if (e->kind == EX_VAR) return e->ref == REF_LOCAL;

@@ -392,27 +392,23 @@ static CuSd *sd_derived(NeslRt *rt, int64_t n, CuSd *a, CuSd *b, int64_t **tot)
     return s;
 }
 
-NeslSd *nesl_sum_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
+/* sum_sd (op) or zip_sd of a and b, which have as many segments: its
+ * nout segments from kernel k (one thread an offset, nout + 1 of them). */
+typedef void (*SdPairKernel)(SdPart, SdPart, int64_t, int32_t *, int64_t *, int32_t *, int64_t *);
+
+static NeslSd *sd_pairwise(NeslRt *rt, const char *op, SdPairKernel k, NeslSd *ca, NeslSd *cb, int64_t nout)
 {
-    if (ca->nsegs != cb->nsegs) nesl_sd_parts_differ(rt, "sum_sd", ca->nsegs, cb->nsegs);
-    int64_t n = ca->nsegs, *tot;
-    CuSd *s = sd_derived(rt, n, (CuSd *)ca, (CuSd *)cb, &tot);
-    nesl_cu_launch(rt, k_sum_sd, (unsigned)cu_grid_for(rt, (const void *)k_sum_sd, n + 1), NESL_BLOCK, sd_part(rt, ca), sd_part(rt, cb), n,
+    if (ca->nsegs != cb->nsegs) nesl_sd_parts_differ(rt, op, ca->nsegs, cb->nsegs);
+    int64_t *tot;
+    CuSd *s = sd_derived(rt, nout, (CuSd *)ca, (CuSd *)cb, &tot);
+    nesl_cu_launch(rt, k, (unsigned)cu_grid_for(rt, (const void *)k, nout + 1), NESL_BLOCK, sd_part(rt, ca), sd_part(rt, cb), ca->nsegs,
                    s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
     nesl_cu_launched(rt, "segment descriptor");
     return &s->s;
 }
 
-NeslSd *nesl_zip_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
-{
-    if (ca->nsegs != cb->nsegs) nesl_sd_parts_differ(rt, "zip_sd", ca->nsegs, cb->nsegs);
-    int64_t n = ca->nsegs, *tot;
-    CuSd *s = sd_derived(rt, 2 * n, (CuSd *)ca, (CuSd *)cb, &tot);
-    nesl_cu_launch(rt, k_zip_sd, (unsigned)cu_grid_for(rt, (const void *)k_zip_sd, 2 * n + 1), NESL_BLOCK, sd_part(rt, ca), sd_part(rt, cb), n,
-                   s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
-    nesl_cu_launched(rt, "segment descriptor");
-    return &s->s;
-}
+NeslSd *nesl_sum_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb) { return sd_pairwise(rt, "sum_sd", k_sum_sd, ca, cb, ca->nsegs); }
+NeslSd *nesl_zip_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb) { return sd_pairwise(rt, "zip_sd", k_zip_sd, ca, cb, 2 * ca->nsegs); }
 
 NeslSd *nesl_cat_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
 {
