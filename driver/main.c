@@ -204,15 +204,15 @@ static bool check_built(Arena *a, Interner *in, LcuProgram *p, const char *what)
 static LcuProgram *optimize(Arena *a, Interner *in, LcuProgram *k, const Options *o, FILE *out)
 {
     if (o->opt_level == 0 && o->emit != EMIT_PDG && o->emit != EMIT_ILP) return k;
-    FusionOptions fo = { o->emit == EMIT_PDG ? out : NULL, o->emit == EMIT_ILP ? out : NULL, 0 };
+    FusionOptions fo = { o->emit == EMIT_PDG ? out : NULL, o->emit == EMIT_ILP ? out : NULL, 0, 0 };
     /* for measuring the ILP on large regions (doc/fusion.md) */
     if (getenv("NESSLC_ILP_MAX_NODES")) fo.ilp_max_nodes = atoi(getenv("NESSLC_ILP_MAX_NODES"));
     FusionReport rep;
     LcuProgram *f = fusion_program(a, in, k, &fo, &rep);
     if (getenv("NESSLC_FUSION_REPORT"))
-        fprintf(stderr, "fusion: %d regions, %d by ILP, %d greedy, %d merged kernels; largest ILP %d nodes in %.4f s; slowest %.4f s; largest region %d bindings\n",
-                rep.regions, rep.ilp_regions, rep.greedy_regions, rep.merged_kernels,
-                rep.largest_ilp_nodes, rep.largest_ilp_s, rep.max_ilp_s, rep.largest_region);
+        fprintf(stderr, "fusion: %d regions, %d by ILP, %d greedy (%d out of ILP work), %d merged kernels; largest ILP %d nodes in %.4f s; slowest %.4f s; most ILP work %ld; largest region %d bindings\n",
+                rep.regions, rep.ilp_regions, rep.greedy_regions, rep.ilp_out_of_work, rep.merged_kernels,
+                rep.largest_ilp_nodes, rep.largest_ilp_s, rep.max_ilp_s, rep.max_ilp_work, rep.largest_region);
     return check_built(a, in, f, "fused λcu") ? f : NULL;
 }
 

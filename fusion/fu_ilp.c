@@ -246,6 +246,20 @@ static void row(Model *M, int n, const int *cols, const double *vals, int type, 
     add_constraintex(M->lp, n, v, c, type, rhs);
 }
 
+/* lp_solve's work budget: its abort callback is called at fixed points of
+ * the simplex and branch-and-bound, the same for the same model, so a
+ * budget of calls stops a solve at the same place on every machine and
+ * under any load (a timeout in seconds did not: a loaded machine fell back
+ * to the greedy schedule where an idle one found the optimum). */
+typedef struct Work { long calls, limit; } Work;
+
+static int __WINAPI work_spent(lprec *lp, void *h)
+{
+    (void)lp;
+    Work *w = h;
+    return ++w->calls > w->limit;
+}
+
 /* Returns false when the ILP gave no usable answer. */
 static bool schedule_ilp(Fu *F, Region *r, const int *ilp, int m)
 {
@@ -374,11 +388,13 @@ static bool schedule_ilp(Fu *F, Region *r, const int *ilp, int m)
         write_lpex(M.lp, F->opt->ilp, write_cb);
         fputc('\n', F->opt->ilp);
     }
-    set_timeout(M.lp, 1);
+    Work work = { 0, F->opt && F->opt->ilp_work ? F->opt->ilp_work : FUSION_ILP_WORK };
+    put_abortfunc(M.lp, work_spent, &work);
     double t0 = now_s();
     int st = solve(M.lp);
     double dt = now_s() - t0;
     bool ok = st == OPTIMAL || st == PRESOLVED;
+    if (work.calls > work.limit) F->report->ilp_out_of_work++;
     if (ok) {
         double *vals = calloc((size_t)M.ncols + 1, sizeof *vals);
         get_variables(M.lp, vals);
@@ -402,6 +418,7 @@ static bool schedule_ilp(Fu *F, Region *r, const int *ilp, int m)
         F->report->ilp_regions++;
         if (m > F->report->largest_ilp_nodes) { F->report->largest_ilp_nodes = m; F->report->largest_ilp_s = dt; }
         if (dt > F->report->max_ilp_s) F->report->max_ilp_s = dt;
+        if (work.calls > F->report->max_ilp_work) F->report->max_ilp_work = work.calls;
     }
     (void)dcols;
     free(pi); free(x); free(objv); free(objcols);

@@ -23,19 +23,28 @@ typedef struct FusionOptions {
     FILE *ilp;          /* --emit=ilp: every solved region's model in LP format */
     int ilp_max_nodes;  /* regions with more fusible nodes take the greedy
                            schedule; 0 = FUSION_ILP_MAX_NODES */
+    long ilp_work;      /* lp_solve's budget of abort-callback calls a region
+                           (fu_ilp.c); 0 = FUSION_ILP_WORK */
 } FusionOptions;
 
 /* Measured (doc/fusion.md): models of up to this many fusible kernel nodes
  * solve in well under a second. */
 #define FUSION_ILP_MAX_NODES 64
+/* lp_solve's work budget a region, in calls of its abort callback
+ * (fu_ilp.c): about 1 s on the development machine.  Measured
+ * (doc/fusion.md): quickhull's largest region needs 30765; quicksort's
+ * needs 141334 and takes the greedy schedule, which is the same there. */
+#define FUSION_ILP_WORK 100000L
 
 typedef struct FusionReport {
     int regions;            /* regions with at least two kernel launches */
     int ilp_regions;        /* solved by the ILP */
-    int greedy_regions;     /* scheduled greedily (too large, or no optimum in time) */
+    int greedy_regions;     /* scheduled greedily (too large, or no optimum within the budget) */
     int largest_ilp_nodes;  /* fusible nodes of the largest region the ILP solved */
     double largest_ilp_s;   /* its solve time in seconds */
     double max_ilp_s;       /* the slowest solve */
+    long max_ilp_work;      /* the most abort-callback calls of a solve (fu_ilp.c) */
+    int ilp_out_of_work;    /* regions whose solve ran out of FUSION_ILP_WORK */
     int merged_kernels;     /* kernels built from clusters of two or more */
     int largest_region;     /* bindings of the largest region (PDG nodes) */
 } FusionReport;
