@@ -214,6 +214,13 @@ typedef CExpr *(*SkelSdFn)(Gen *g, SoacGen *map, int c, CExpr *total);
 /* A MAP whose thunk reads the segment ids of sd at its index (gen_kernel_ids):
  * those reads are "sg", the segment the skeleton finds per element. */
 typedef void (*SkelSegFn)(Gen *g, SoacGen *map, CExpr *sd);
+/* FILTERS_MULTI_MAX FILTERs at most of a kernel's group (g->counts_later
+ * set), over one size with alpha-equal pulls, none reading another's
+ * results, none with a given count or a dropped flag: one pass over the
+ * index space, each FILTER's count read with the group's
+ * (gen_kernel.c). */
+typedef void (*SkelMultiFn)(Gen *g, SoacGen *filters, int n);
+#define FILTERS_MULTI_MAX 4
 typedef struct Skeletons {
     const char *target;
     bool device;      /* vector data lives in device memory (host code never dereferences it) */
@@ -222,6 +229,7 @@ typedef struct Skeletons {
     SkelPairFn gen_map_reduce;   /* may be NULL */
     SkelSdFn gen_map_sd;         /* may be NULL */
     SkelSegFn gen_map_seg;       /* may be NULL */
+    SkelMultiFn gen_filters;     /* may be NULL */
 } Skeletons;
 
 /* The C (OpenMP) skeletons, and the CUDA ones (skel_cuda*.c). */

@@ -452,6 +452,36 @@ static CFunc *kernel_open(Gen *g, const LcuKernel *k, const char *name, const ch
     return f;
 }
 
+/* Bindings i.. of an open FILTER group (first: its first binding): the
+ * FILTERs the target may run in one launch (SkelMultiFn), consecutive,
+ * over i's size with i's pull up to names, with no given count and their
+ * flags stored; emitted together, their number returned (0: fewer than
+ * two, nothing emitted). */
+static int gen_filters(Gen *g, KCtx *kc, int i, int first)
+{
+    const LcuKernel *k = kc->k;
+    if (!g->skel->gen_filters || !g->counts_later) return 0;
+    const LcuSoac *s = k->binds[i]->soac;
+    int j = i;
+    while (j < kc->nbinds && j - i < FILTERS_MULTI_MAX && joins_filter_group(k, first, j)) {
+        const LcuSoac *t = k->binds[j]->soac;
+        if (t->kind != LS_FILTER || t->kept || filter_flag_dead(k, k->binds[j]) || !same_size(s, t) ||
+            !lcu_thunk_alpha_equal(s->args[0]->u.thunk, t->args[0]->u.thunk))
+            break;
+        j++;
+    }
+    int nf = j - i;
+    if (nf < 2) return 0;
+    SoacGen fs[FILTERS_MULTI_MAX];
+    for (int c = 0; c < nf; c++) {
+        soac_prepare(g, kc, k->binds[i + c], &fs[c]);
+        soac_comment(g, kc->body, k->binds[i + c]);
+    }
+    g->skel->gen_filters(g, fs, nf);
+    for (int c = 0; c < nf; c++) soac_bind(g, kc, k->binds[i + c], &fs[c]);
+    return nf;
+}
+
 /* The SOACs of kc's kernel up to kc->nbinds, in order. */
 static void kernel_soacs(Gen *g, KCtx *kc)
 {
@@ -468,7 +498,9 @@ static void kernel_soacs(Gen *g, KCtx *kc)
             g->counts_later = cb_new(g->a);
             first = i;
         }
-        if ((!g->counts_later || joins_filter_group(k, first, i + 1)) && gen_pair(g, kc, i)) i++;
+        int nf = gen_filters(g, kc, i, first);
+        if (nf) i += nf - 1;
+        else if ((!g->counts_later || joins_filter_group(k, first, i + 1)) && gen_pair(g, kc, i)) i++;
         else gen_soac(g, kc, k->binds[i]);
     }
 }

@@ -329,7 +329,7 @@ const Skeletons *cgen_c_skeletons(void)
         "C", false,
         c_map, c_permute, sk_reduce, sk_scan, c_filter, c_partition, c_once,
         c_seg_permute, sk_seg_reduce, sk_seg_scan, c_seg_filter, c_seg_partition,
-        NULL, NULL, NULL,
+        NULL, NULL, NULL, NULL,
     };
     return &c;
 }

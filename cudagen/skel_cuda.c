@@ -150,17 +150,19 @@ static void m_op(Functor *f)
     return_r(f, b, apply(f, &s->aux, b, 2 * n, args, bases, NULL));
 }
 
-/* bool pred(const R &x, int64_t it, NeslDErr *derr) */
-static void m_pred(Functor *f)
+/* bool NAME(const R &x, int64_t it, NeslDErr *derr): s's predicate */
+static void m_pred_of(Functor *f, SoacGen *s, const char *name)
 {
     Gen *g = f->g;
-    SoacGen *s = f->s;
-    CBlock *b = method(f, "bool", "pred", 3, cref(f), "x", "int64_t", "it", "NeslDErr *", "derr");
+    CBlock *b = method(f, "bool", name, 3, cref(f), "x", "int64_t", "it", "NeslDErr *", "derr");
     cs_expr(g->a, b, cx_cast(g->a, "void", cx_name(g->a, "it")));
     CExpr *args[s->n];
     for (int k = 0; k < s->n; k++) args[k] = cx_member(g->a, cx_name(g->a, "x"), comp_name(g, k));
     cs_return(g->a, b, apply(f, &s->aux, b, s->n, args, s->tau, NULL)[0]);
 }
+
+/* bool pred(const R &x, int64_t it, NeslDErr *derr) */
+static void m_pred(Functor *f) { m_pred_of(f, f->s, "pred"); }
 
 /* bool pred(const R &x, int64_t it, NeslDErr *derr) for a FILTER whose
  * flag component is dropped (SoacGen.flag_dead): the pull's component
@@ -719,6 +721,70 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
     if (part) s->out[2 * n + 1] = cval_new(g, lcu_t_sd(a), 1, &sf);
 }
 
+/* FILTERs with one pull in one launch (SkelMultiFn; rt/nesl_cuda_filter_multi.cuh):
+ * filters[0]'s functor gets predC and storeC for each FILTER C, and
+ * pred (c, ...), store (c, ...) choosing among them (c is a constant in the
+ * unrolled skeleton).  The counts are read with the group's. */
+static void cu_filters(Gen *g, SoacGen *fs, int nf)
+{
+    Arena *a = g->a;
+    SoacGen *s = &fs[0];
+    CBlock *blk = s->blk, *after = g->counts_later;
+    int n = s->n;
+    CExpr *kept[nf], *dt[nf][n], *vt[nf][n], *cnt[nf + 4];
+    for (int c = 0; c < nf; c++) {
+        kept[c] = sk_var(g, blk, "int64_t", "kept", cx_int(a, 0));
+        for (int k = 0; k < n; k++) fs[c].out[k] = out_vec_len(g, &fs[c], fs[c].tau[k], s->size, kept[c], &dt[c][k], &vt[c][k]);
+    }
+    Functor f = functor_new(g, s);
+    m_pull(&f, false);
+    CBlock *pred = method(&f, "bool", "pred", 4, "int", "c", cref(&f), "x", "int64_t", "it", "NeslDErr *", "derr");
+    CBlock *store = method(&f, "void", "store", 3, "int", "c", "int64_t", "i", cref(&f), "r");
+    CBlock *pb = pred, *sb = store;
+    bool may_fail = false;
+    for (int c = 0; c < nf; c++) {
+        char pn[16], sn[16];
+        snprintf(pn, sizeof pn, "pred%d", c);
+        snprintf(sn, sizeof sn, "store%d", c);
+        const char *pname = arena_strndup(a, pn, strlen(pn)), *sname = arena_strndup(a, sn, strlen(sn));
+        m_pred_of(&f, &fs[c], pname);
+        m_store(&f, sname, dt[c]);
+        may_fail |= fs[c].pull.may_fail || fs[c].aux.may_fail;
+        CExpr *pcall = cx_calln(a, pname, 3, cx_name(a, "x"), cx_name(a, "it"), cx_name(a, "derr"));
+        CExpr *scall = cx_calln(a, sname, 2, cx_name(a, "i"), cx_name(a, "r"));
+        if (c == nf - 1) {   /* the last: unconditional */
+            cs_return(a, pb, pcall);
+            cs_expr(a, sb, scall);
+            break;
+        }
+        CExpr *is_c = cx_bin(a, CB_EQ, cx_name(a, "c"), cx_int(a, c));
+        CBlock *pt = cb_new(a), *pe = cb_new(a), *st = cb_new(a), *se = cb_new(a);
+        cs_return(a, pt, pcall);
+        cs_expr(a, st, scall);
+        cs_if(a, pb, is_c, pt, pe);
+        cs_if(a, sb, is_c, st, se);
+        pb = pe;
+        sb = se;
+    }
+    char fn[48];
+    snprintf(fn, sizeof fn, "nesl_cu_filter_multi_later<%d>", nf);
+    cnt[0] = s->rt;
+    cnt[1] = capture(&f);
+    cnt[2] = s->size;
+    cnt[3] = bool_lit(g, may_fail);   /* a record a FILTER: the first failing one's error is reported */
+    CExpr *cv[nf];
+    for (int c = 0; c < nf; c++) {
+        cv[c] = sk_var(g, blk, "NeslCount", "cnt", NULL);
+        cnt[4 + c] = cx_un(a, CU_ADDR, cv[c]);
+    }
+    cs_expr(a, blk, cx_call(a, arena_strndup(a, fn, strlen(fn)), nf + 4, cnt));
+    raise_if(g, s, may_fail);
+    for (int c = 0; c < nf; c++) {
+        cs_assign(a, after, kept[c], cx_calln(a, "nesl_cu_count", 3, s->rt, cv[c], cx_str(a, "a FILTER count", 14)));
+        for (int k = 0; k < n; k++) cs_assign(a, after, cx_arrow(a, vt[c][k], "len"), kept[c]);
+    }
+}
+
 static void cu_filter1(Gen *g, SoacGen *s) { cu_filter(g, s, false, false); }
 static void cu_partition(Gen *g, SoacGen *s) { cu_filter(g, s, true, false); }
 static void cu_seg_filter(Gen *g, SoacGen *s) { cu_filter(g, s, false, true); }
@@ -775,7 +841,7 @@ const Skeletons *cgen_cuda_skeletons(void)
         "CUDA", true,
         cu_map, cu_permute1, cu_reduce, cu_scan, cu_filter1, cu_partition, cu_once,
         cu_seg_permute, cu_seg_reduce, cu_seg_scan, cu_seg_filter, cu_seg_partition,
-        cu_map_reduce, cu_map_sd, cu_map_seg,
+        cu_map_reduce, cu_map_sd, cu_map_seg, cu_filters,
     };
     return &cu;
 }

@@ -155,6 +155,10 @@ typedef struct LcuThunk {
     Span *using_spans;
 } LcuThunk;
 
+/* The same thunk up to the names of its parameters and let-bound
+ * variables (GPU level; CPU-level forms compare as different). */
+bool lcu_thunk_alpha_equal(const LcuThunk *x, const LcuThunk *y);
+
 typedef enum {
     LS_MAP, LS_PERMUTE, LS_REDUCE, LS_SCAN, LS_FILTER, LS_PARTITION, LS_ONCE,
     LS_SEG_PERMUTE, LS_SEG_REDUCE, LS_SEG_SCAN, LS_SEG_FILTER, LS_SEG_PARTITION,

@@ -1,4 +1,5 @@
 /* lcu_ast.c — constructors for λcu types and trees. */
+#include <math.h>
 #include <string.h>
 #include "lcu.h"
 
@@ -330,4 +331,77 @@ int lcu_expr_size(const LcuExpr *e)
         return 1;
     }
     return 1;
+}
+
+/* ---- alpha-equivalence of GPU-level thunks ---- */
+/* Pairs of names bound at the same place of the two expressions. */
+typedef struct Renaming { Sym x, y; const struct Renaming *next; } Renaming;
+
+/* x in one expression and y in the other name the same thing: bound
+ * together by the innermost binder of either, or both free and equal. */
+static bool same_name(const Renaming *r, Sym x, Sym y)
+{
+    for (; r; r = r->next)
+        if (r->x == x || r->y == y) return r->x == x && r->y == y;
+    return x == y;
+}
+
+static bool alpha_equal(const LcuExpr *a, const LcuExpr *b, const Renaming *r);
+
+static bool all_alpha_equal(int n, LcuExpr *const *a, LcuExpr *const *b, const Renaming *r)
+{
+    for (int i = 0; i < n; i++)
+        if (!alpha_equal(a[i], b[i], r)) return false;
+    return true;
+}
+
+/* let / iterate: the right-hand sides in r, the bodies with the variables
+ * paired (at most 16 a binding; more compares as different) */
+static bool bind_alpha_equal(const LcuExpr *a, const LcuExpr *b, const Renaming *r)
+{
+    const LcuBind *p = a->u.let.bind, *q = b->u.let.bind;
+    if (p->nvars != q->nvars || p->nvars > 16 || !alpha_equal(p->rhs, q->rhs, r)) return false;
+    Renaming ren[16];
+    for (int i = 0; i < p->nvars; i++) {
+        ren[i] = (Renaming){ p->vars[i], q->vars[i], i ? &ren[i - 1] : r };
+    }
+    return alpha_equal(a->u.let.body, b->u.let.body, p->nvars ? &ren[p->nvars - 1] : r);
+}
+
+static bool alpha_equal(const LcuExpr *a, const LcuExpr *b, const Renaming *r)
+{
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case LE_INT: case LE_CHAR: return a->u.i == b->u.i;
+    case LE_FLOAT: return a->u.f == b->u.f && signbit(a->u.f) == signbit(b->u.f);
+    case LE_BOOL: return a->u.b == b->u.b;
+    case LE_UNIT: return true;
+    case LE_VAR: return same_name(r, a->u.var, b->u.var);
+    case LE_TUPLE: case LE_RECUR:
+        return a->u.tuple.n == b->u.tuple.n && all_alpha_equal(a->u.tuple.n, a->u.tuple.elems, b->u.tuple.elems, r);
+    case LE_LET: case LE_LOOP: return bind_alpha_equal(a, b, r);
+    case LE_IF:
+        return alpha_equal(a->u.if_.cond, b->u.if_.cond, r) && alpha_equal(a->u.if_.then_e, b->u.if_.then_e, r) &&
+               alpha_equal(a->u.if_.else_e, b->u.if_.else_e, r);
+    case LE_BINOP: return a->u.bin.op == b->u.bin.op && alpha_equal(a->u.bin.l, b->u.bin.l, r) && alpha_equal(a->u.bin.r, b->u.bin.r, r);
+    case LE_UNOP: return a->u.un.op == b->u.un.op && alpha_equal(a->u.un.e, b->u.un.e, r);
+    case LE_INDEX:
+        return a->u.index.inrange == b->u.index.inrange && same_name(r, a->u.index.vec, b->u.index.vec) &&
+               alpha_equal(a->u.index.idx, b->u.index.idx, r);
+    case LE_LEN: return same_name(r, a->u.len.vec, b->u.len.vec);
+    case LE_CALL:
+        return a->u.call.name == b->u.call.name && a->u.call.nargs == b->u.call.nargs &&
+               all_alpha_equal(a->u.call.nargs, a->u.call.args, b->u.call.args, r);
+    case LE_VECLIT: case LE_RUN: case LE_BLOCK: case LE_STRING: case LE_SOAC: case LE_LIB:
+        return false;   /* CPU level: never in a thunk */
+    }
+    return false;
+}
+
+bool lcu_thunk_alpha_equal(const LcuThunk *x, const LcuThunk *y)
+{
+    if (x->nparams != y->nparams || x->nparams > 16) return false;
+    Renaming ren[16];
+    for (int i = 0; i < x->nparams; i++) ren[i] = (Renaming){ x->params[i], y->params[i], i ? &ren[i - 1] : NULL };
+    return alpha_equal(x->body, y->body, x->nparams ? &ren[x->nparams - 1] : NULL);
 }
