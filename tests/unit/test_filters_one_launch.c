@@ -1,0 +1,86 @@
+/* test_filters_one_launch.c — which FILTERs the CUDA target runs in one
+ * launch (cudagen/gen_kernel.c gen_filters): consecutive FILTERs of a
+ * kernel's count group over the same size expression whose pulls are the
+ * same up to names (lcu_thunk_alpha_equal).  The programs' results are
+ * checked by tests/lang/lifted_filters_one_launch.nesl and
+ * tests/codegen/filters_one_launch_errors.lcu in every executor; this
+ * checks the choice itself, in the generated CUDA (-O0: the kernels as
+ * written).  Uses $NESSLC.  Exit status 0 iff every check passes. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "unit_shell.h"
+
+/* FILTERs 1 and 2 pull (i, xs[i]) under other names: one launch; FILTER
+ * 3 pulls xs[i] + 1, or (SIZE) iterates over another size expression, or
+ * (READS) reads FILTER 1's result, and runs on its own. */
+static const char *prog_fmt =
+    "kernel Parts (xs : [int], a : [bool], n : int) -> ([int], [int], [int], [int], [int], [int]) {\n"
+    "  let (p1, v1) = FILTER { i => (i, xs[i]) using xs } { (j, x) => a[j] using a } (n)\n"
+    "  let (p2, v2) = FILTER { k => (k, xs[k]) using xs } { (j, x) => x > 10 } (n)\n"
+    "  let (p3, v3) = FILTER { i => (i, xs[i]%s) using xs } { (j, x) => %s } (%s)\n"
+    "  return (p1, v1, p2, v2, p3, v3)\n"
+    "}\n"
+    "function main () -> ([int], [int], [int], [int], [int], [int]) {\n"
+    "  let xs : [int] = [10, 11, 12, 13]\n"
+    "  let a : [bool] = [true, false, true, false]\n"
+    "  let (p1 : [int], v1 : [int], p2 : [int], v2 : [int], p3 : [int], v3 : [int]) = run Parts (xs, a, 4)\n"
+    "  return (p1, v1, p2, v2, p3, v3)\n"
+    "}\n";
+
+static const char *parts3 =
+    "function parts3(s, p) = ({e in s | e < p}, {e in s | e == p}, {e in s | e > p});\n"
+    "{parts3(s, p) : s in [[3, 1, 4], [2]]; p in [3, 2]};\n";
+
+static int fails;
+
+static void expect(const char *what, long got, long want)
+{
+    if (got != want) {
+        printf("FAIL: %s: %ld (expected %ld)\n", what, got, want);
+        fails++;
+    }
+}
+
+/* The number of lines of dir/file.cu, built from dir/file with opts, that
+ * hold pattern (-1 if it does not build). */
+static long count(const char *nesslc, const char *dir, const char *file, const char *opts, const char *pattern)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s --target=cuda --emit=cuda -o %s.cu %s >/dev/null 2>&1 && grep -c '%s' %s.cu",
+             dir, nesslc, opts, file, file, pattern, file);
+    return unit_count(cmd);
+}
+
+int main(void)
+{
+    const char *nesslc = unit_nesslc();
+    char dir[] = "/tmp/nesl_filters_one_launch_XXXXXX";
+    if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+    static const struct { const char *name, *pull, *pred, *size; long multi2, multi3, single; } cases[] = {
+        { "same", "", "x < 13", "n", 0, 1, 0 },
+        { "pull", " + 1", "x < 13", "n", 1, 0, 1 },
+        { "size", "", "x < 13", "#xs", 1, 0, 1 },
+        { "reads", "", "j < #p1 using p1", "n", 1, 0, 1 },
+    };
+    char text[2048], file[64], what[128];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(text, sizeof text, prog_fmt, cases[i].pull, cases[i].pred, cases[i].size);
+        snprintf(file, sizeof file, "%s.lcu", cases[i].name);
+        if (!unit_write(dir, file, text)) return 1;
+        snprintf(what, sizeof what, "%s: launches of two FILTERs", cases[i].name);
+        expect(what, count(nesslc, dir, file, "-O0", "nesl_cu_filter_multi_later<2>("), cases[i].multi2);
+        snprintf(what, sizeof what, "%s: launches of three FILTERs", cases[i].name);
+        expect(what, count(nesslc, dir, file, "-O0", "nesl_cu_filter_multi_later<3>("), cases[i].multi3);
+        snprintf(what, sizeof what, "%s: FILTERs launched alone", cases[i].name);
+        expect(what, count(nesslc, dir, file, "-O0", "nesl_cu_filter_later<false>(\\|nesl_cu_filter<false>("), cases[i].single);
+    }
+    /* quicksort's lesser, equal and greater, lifted: one launch; without
+     * fusion (-O0) each FILTER is a kernel of its own, three launches */
+    if (!unit_write(dir, "parts3.nesl", parts3)) return 1;
+    expect("lifted parts3: launches of three FILTERs", count(nesslc, dir, "parts3.nesl", "", "nesl_cu_filter_multi_later<3>("), 1);
+    expect("lifted parts3 -O0: launches of three FILTERs", count(nesslc, dir, "parts3.nesl", "-O0", "nesl_cu_filter_multi_later<3>("), 0);
+    return unit_finish(dir, "test_filters_one_launch", fails);
+}
