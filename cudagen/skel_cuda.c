@@ -721,34 +721,23 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
     if (part) s->out[2 * n + 1] = cval_new(g, lcu_t_sd(a), 1, &sf);
 }
 
-/* FILTERs with one pull in one launch (SkelMultiFn; rt/nesl_cuda_filter_multi.cuh):
- * filters[0]'s functor gets predC and storeC for each FILTER C, and
- * pred (c, ...), store (c, ...) choosing among them (c is a constant in the
- * unrolled skeleton).  The counts are read with the group's. */
-static void cu_filters(Gen *g, SoacGen *fs, int nf)
+/* The methods of FILTERs with one pull in one launch: predC and storeC
+ * of each FILTER C (dst[C]: its outputs' data), and pred (c, ...),
+ * store (c, ...) choosing among them (c is a constant in the unrolled
+ * skeleton).  Whether any of them may fail. */
+static bool m_filters(Functor *f, SoacGen *fs, int nf, CExpr **const *dst)
 {
-    Arena *a = g->a;
-    SoacGen *s = &fs[0];
-    CBlock *blk = s->blk, *after = g->counts_later;
-    int n = s->n;
-    CExpr *kept[nf], *dt[nf][n], *vt[nf][n], *cnt[nf + 4];
-    for (int c = 0; c < nf; c++) {
-        kept[c] = sk_var(g, blk, "int64_t", "kept", cx_int(a, 0));
-        for (int k = 0; k < n; k++) fs[c].out[k] = out_vec_len(g, &fs[c], fs[c].tau[k], s->size, kept[c], &dt[c][k], &vt[c][k]);
-    }
-    Functor f = functor_new(g, s);
-    m_pull(&f, false);
-    CBlock *pred = method(&f, "bool", "pred", 4, "int", "c", cref(&f), "x", "int64_t", "it", "NeslDErr *", "derr");
-    CBlock *store = method(&f, "void", "store", 3, "int", "c", "int64_t", "i", cref(&f), "r");
-    CBlock *pb = pred, *sb = store;
+    Arena *a = f->g->a;
+    CBlock *pb = method(f, "bool", "pred", 4, "int", "c", cref(f), "x", "int64_t", "it", "NeslDErr *", "derr");
+    CBlock *sb = method(f, "void", "store", 3, "int", "c", "int64_t", "i", cref(f), "r");
     bool may_fail = false;
     for (int c = 0; c < nf; c++) {
         char pn[16], sn[16];
         snprintf(pn, sizeof pn, "pred%d", c);
         snprintf(sn, sizeof sn, "store%d", c);
         const char *pname = arena_strndup(a, pn, strlen(pn)), *sname = arena_strndup(a, sn, strlen(sn));
-        m_pred_of(&f, &fs[c], pname);
-        m_store(&f, sname, dt[c]);
+        m_pred_of(f, &fs[c], pname);
+        m_store(f, sname, dst[c]);
         may_fail |= fs[c].pull.may_fail || fs[c].aux.may_fail;
         CExpr *pcall = cx_calln(a, pname, 3, cx_name(a, "x"), cx_name(a, "it"), cx_name(a, "derr"));
         CExpr *scall = cx_calln(a, sname, 2, cx_name(a, "i"), cx_name(a, "r"));
@@ -766,21 +755,42 @@ static void cu_filters(Gen *g, SoacGen *fs, int nf)
         pb = pe;
         sb = se;
     }
+    return may_fail;
+}
+
+/* FILTERs with one pull in one launch (SkelMultiFn;
+ * rt/nesl_cuda_filter_multi.cuh): one functor, fs[0]'s pull; the counts
+ * are read with the group's. */
+static void cu_filters(Gen *g, SoacGen *fs, int nf)
+{
+    Arena *a = g->a;
+    SoacGen *s = &fs[0];
+    CBlock *blk = s->blk, *after = g->counts_later;
+    int n = s->n;
+    CExpr *kept[nf], *dt[nf][n], *vt[nf][n], *args[nf + 4], *cnt[nf];
+    CExpr **dst[nf];
+    for (int c = 0; c < nf; c++) {
+        kept[c] = sk_var(g, blk, "int64_t", "kept", cx_int(a, 0));
+        for (int k = 0; k < n; k++) fs[c].out[k] = out_vec_len(g, &fs[c], fs[c].tau[k], s->size, kept[c], &dt[c][k], &vt[c][k]);
+        dst[c] = dt[c];
+    }
+    Functor f = functor_new(g, s);
+    m_pull(&f, false);
+    bool may_fail = m_filters(&f, fs, nf, dst);
     char fn[48];
     snprintf(fn, sizeof fn, "nesl_cu_filter_multi_later<%d>", nf);
-    cnt[0] = s->rt;
-    cnt[1] = capture(&f);
-    cnt[2] = s->size;
-    cnt[3] = bool_lit(g, may_fail);   /* a record a FILTER: the first failing one's error is reported */
-    CExpr *cv[nf];
+    args[0] = s->rt;
+    args[1] = capture(&f);
+    args[2] = s->size;
+    args[3] = bool_lit(g, may_fail);   /* a record a FILTER: the first failing one's error is reported */
     for (int c = 0; c < nf; c++) {
-        cv[c] = sk_var(g, blk, "NeslCount", "cnt", NULL);
-        cnt[4 + c] = cx_un(a, CU_ADDR, cv[c]);
+        cnt[c] = sk_var(g, blk, "NeslCount", "cnt", NULL);
+        args[4 + c] = cx_un(a, CU_ADDR, cnt[c]);
     }
-    cs_expr(a, blk, cx_call(a, arena_strndup(a, fn, strlen(fn)), nf + 4, cnt));
+    cs_expr(a, blk, cx_call(a, arena_strndup(a, fn, strlen(fn)), nf + 4, args));
     raise_if(g, s, may_fail);
     for (int c = 0; c < nf; c++) {
-        cs_assign(a, after, kept[c], cx_calln(a, "nesl_cu_count", 3, s->rt, cv[c], cx_str(a, "a FILTER count", 14)));
+        cs_assign(a, after, kept[c], cx_calln(a, "nesl_cu_count", 3, s->rt, cnt[c], cx_str(a, "a FILTER count", 14)));
         for (int k = 0; k < n; k++) cs_assign(a, after, cx_arrow(a, vt[c][k], "len"), kept[c]);
     }
 }
