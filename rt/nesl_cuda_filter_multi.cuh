@@ -100,23 +100,13 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 #pragma unroll
     for (int c = 0; c < K; c++) {
         int64_t pre = (int64_t)s_pre[c];
-        unsigned before = wbefore[c];
-        if constexpr (STAGE) {
-            /* FILTER c's kept items at [0, ktile), in order; then each warp
-             * store covers one aligned run of 32 items */
-#pragma unroll
-            for (int k = 0; k < IPT; k++) {
-                unsigned b = __ballot_sync(0xffffffffu, keep[c] >> k & 1);
-                if (keep[c] >> k & 1) s_st[before + (unsigned)__popc(b & below)] = it[k];
-                before += (unsigned)__popc(b);
-            }
+        if constexpr (STAGE) {   /* FILTER c's kept items at [0, ktile), stored in aligned runs */
+            nesl_stage_kept(keep[c], it, wbefore[c], below, s_st);
             __syncthreads();
-            int q = (int)(pre & 31);
-            for (int i = t; i < q + (int)ktile.c[c]; i += S::SB)
-                if (i >= q) p.s.store(c, pre - q + i, s_st[i - q]);
+            nesl_store_runs<S::SB>(t, pre, (int)ktile.c[c], s_st, [&](int64_t i, const Item &x) { p.s.store(c, i, x); });
             __syncthreads();   /* s_st is FILTER c + 1's next */
         } else {
-            before += (unsigned)pre;
+            unsigned before = (unsigned)pre + wbefore[c];
 #pragma unroll
             for (int k = 0; k < IPT; k++) {
                 unsigned b = __ballot_sync(0xffffffffu, keep[c] >> k & 1);

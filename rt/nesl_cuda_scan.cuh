@@ -815,6 +815,32 @@ static __device__ __forceinline__ unsigned nesl_filter_load_warp(const P &p, int
     return wc;
 }
 
+/* A warp's kept items of its IPT rows (bit k of keep: row k's item is
+ * kept), compacted in order into st from before on (the kept items of
+ * the warps before it); below: the lane's mask of lower lanes. */
+template <int IPT, class Item>
+static __device__ __forceinline__ void nesl_stage_kept(unsigned keep, const Item (&it)[IPT], unsigned before, unsigned below, Item *st)
+{
+#pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1);
+        if (keep >> k & 1) st[before + (unsigned)__popc(b & below)] = it[k];
+        before += (unsigned)__popc(b);
+    }
+}
+
+/* cnt staged items to out[pre ...] by the SB threads of a block: thread
+ * t takes position (pre rounded down to 32 items) + t + j SB, so each
+ * warp store covers one aligned run of 32 items (128 bytes for 4-byte
+ * items); store (i, x) writes out[i]. */
+template <int SB, class Item, class F>
+static __device__ __forceinline__ void nesl_store_runs(int t, int64_t pre, int cnt, const Item *st, const F &store)
+{
+    int q = (int)(pre & 31);
+    for (int i = t; i < q + cnt; i += SB)
+        if (i >= q) store(pre - q + i, st[i - q]);
+}
+
 template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MINB) nesl_k_filter(P p, int64_t n, NeslScanSt<P> st)
 {
     NESL_PDL_WAIT();
@@ -874,20 +900,12 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
     unsigned long long c3 = clock64();
 #endif
     __syncthreads();
-    /* kept item j goes to out[pre + j]: thread i of the block takes
-     * position (pre rounded down to 32 items) + i, so each warp store
-     * covers one aligned run of 32 items (128 bytes for 4-byte items) */
+    /* kept item j goes to out[pre + j], in aligned runs */
     int64_t pre = (int64_t)s_pre;
     if constexpr (STAGE) {
-        int q = (int)(pre & 31);
-        for (int i = t; i < q + (int)ktile; i += S::SB)
-            if (i >= q) p.s.store(pre - q + i, s_st[i - q]);
-        if constexpr (P::PARTITION) {   /* the others: out_f[lo - pre ...] */
-            int64_t fpre = lo - pre;
-            int qf = (int)(fpre & 31), nf = n_in - (int)ktile;
-            for (int i = t; i < qf + nf; i += S::SB)
-                if (i >= qf) p.s.store_f(fpre - qf + i, s_st[(int)ktile + i - qf]);
-        }
+        nesl_store_runs<S::SB>(t, pre, (int)ktile, s_st, [&](int64_t i, const Item &x) { p.s.store(i, x); });
+        if constexpr (P::PARTITION)   /* the others: out_f[lo - pre ...] */
+            nesl_store_runs<S::SB>(t, lo - pre, n_in - (int)ktile, s_st + ktile, [&](int64_t i, const Item &x) { p.s.store_f(i, x); });
     }
     if constexpr (!STAGE || P::WITH_COUNTS) {
         /* unstaged: a warp's kept items of one row are contiguous; COUNTS:
@@ -1007,14 +1025,7 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
                 s_tile = (int)nesl_ticket(st.counter, last);
             }
             /* stage (the buffer's tile i-2 was stored before barrier 1) */
-            unsigned before = wbefore;
-            Item *sb = s_st[i & 1];
-#pragma unroll
-            for (int k = 0; k < IPT; k++) {
-                unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1);
-                if (keep >> k & 1) sb[before + (unsigned)__popc(b & below)] = it[k];
-                before += (unsigned)__popc(b);
-            }
+            nesl_stage_kept(keep, it, wbefore, below, s_st[i & 1]);
         };
         /* barrier 1: s_w and s_tl written, s_tile read (see above for the two shapes) */
         if constexpr (NeslWords<Item>::n == 1) {
@@ -1035,10 +1046,7 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
         nesl_bar_sync(2, ALL);   /* tile i staged; tile i-1's prefix found */
         if (i > 0) {   /* store tile i-1 */
             int64_t pre = (int64_t)s_pre[(i - 1) & 1];
-            int q = (int)(pre & 31);
-            const Item *sb = s_st[(i - 1) & 1];
-            for (int j = t; j < q + pkt; j += SB)
-                if (j >= q) p.s.store(pre - q + j, sb[j - q]);
+            nesl_store_runs<SB>(t, pre, pkt, s_st[(i - 1) & 1], [&](int64_t j, const Item &x) { p.s.store(j, x); });
             if ((int64_t)ptile * TILE + TILE >= n && t == 0) *p.total = pre + (long long)pkt;   /* the last tile */
         }
         if (!has) return;
