@@ -207,6 +207,7 @@ static LcuProgram *optimize(Arena *a, Interner *in, LcuProgram *k, const Options
     FusionOptions fo = { o->emit == EMIT_PDG ? out : NULL, o->emit == EMIT_ILP ? out : NULL, 0, 0 };
     /* for measuring the ILP on large regions (doc/fusion.md) */
     if (getenv("NESSLC_ILP_MAX_NODES")) fo.ilp_max_nodes = atoi(getenv("NESSLC_ILP_MAX_NODES"));
+    if (getenv("NESSLC_ILP_WORK")) fo.ilp_work = atol(getenv("NESSLC_ILP_WORK"));
     FusionReport rep;
     LcuProgram *f = fusion_program(a, in, k, &fo, &rep);
     if (getenv("NESSLC_FUSION_REPORT"))
