@@ -1,5 +1,5 @@
-/* lcu_prune.c — literal propagation and dead CPU-level bindings (lcu.h,
- * lcu_prune_dead).
+/* lcu_prune.c — literal propagation, constant folding and dead CPU-level
+ * bindings (lcu.h, lcu_prune_dead).
  *
  * A CPU-level variable bound to a literal (or a negated one) is replaced by
  * the literal wherever it is read, in thunks too: a kernel then sees
@@ -48,6 +48,8 @@ static bool cannot_fail(const LcuExpr *e)
         return e->u.bin.op != LOP_DIV && e->u.bin.op != LOP_MOD && cannot_fail(e->u.bin.l) && cannot_fail(e->u.bin.r);
     case LE_CALL: {
         const char *f = e->u.call.name;
+        if (!strcmp(f, "check"))   /* check (failed, site, message): never fails on a literal false (folded) */
+            return e->u.call.nargs > 0 && e->u.call.args[0]->kind == LE_BOOL && !e->u.call.args[0]->u.b;
         if (strcmp(f, "lengths") && strcmp(f, "offsets") && strcmp(f, "segids") && strcmp(f, "total")) return false;
         for (int i = 0; i < e->u.call.nargs; i++)
             if (!cannot_fail(e->u.call.args[i])) return false;
@@ -169,6 +171,70 @@ static void known_as(Lits *L, Sym x, LcuExpr *v)
 
 static void subst_expr(Lits *L, LcuExpr **ep);
 
+/* ---- constant folding ----
+ * Where propagation leaves literals on both sides: an int comparison, a
+ * `not` of a bool, an `and`/`or` with a literal operand (a dropped operand
+ * on the right only where it cannot fail: the left is evaluated first and
+ * may report an error), and an `if` on a literal.  The flattener's bounds
+ * checks of constant subscripts (`if 0 < 0 || 0 >= 2 then guard ... else`
+ * in quicksort's lifted `result[0]`) vanish with them. */
+static LcuExpr *bool_lit(Lits *L, const LcuExpr *e, bool v)
+{
+    LcuExpr *r = lcu_e_bool(L->a, e->span, v);
+    r->type = e->type;
+    return r;
+}
+
+static bool int_compare(LcuBinop op, int64_t x, int64_t y, bool *r)
+{
+    switch (op) {
+    case LOP_EQ: *r = x == y; return true;
+    case LOP_NE: *r = x != y; return true;
+    case LOP_LT: *r = x < y; return true;
+    case LOP_LE: *r = x <= y; return true;
+    case LOP_GT: *r = x > y; return true;
+    case LOP_GE: *r = x >= y; return true;
+    case LOP_ADD: case LOP_SUB: case LOP_MUL: case LOP_DIV: case LOP_MOD: case LOP_AND: case LOP_OR:
+        return false;
+    }
+    return false;
+}
+
+static LcuExpr *fold_binop(Lits *L, LcuExpr *e)
+{
+    LcuExpr *l = e->u.bin.l, *r = e->u.bin.r;
+    LcuBinop op = e->u.bin.op;
+    bool v;
+    if (l->kind == LE_INT && r->kind == LE_INT && int_compare(op, l->u.i, r->u.i, &v)) return bool_lit(L, e, v);
+    if (op != LOP_AND && op != LOP_OR) return e;
+    bool absorbing = op == LOP_OR;   /* true || x, false && x */
+    if (l->kind == LE_BOOL) return l->u.b == absorbing ? bool_lit(L, e, absorbing) : r;
+    if (r->kind == LE_BOOL) {
+        if (r->u.b != absorbing) return l;
+        if (cannot_fail(l)) return bool_lit(L, e, absorbing);
+    }
+    return e;
+}
+
+static LcuExpr *fold_expr(Lits *L, LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_BINOP: return fold_binop(L, e);
+    case LE_UNOP:
+        return e->u.un.op == LUOP_NOT && e->u.un.e->kind == LE_BOOL ? bool_lit(L, e, !e->u.un.e->u.b) : e;
+    case LE_IF: {   /* not to a block: a CPU-level if's branches are blocks, which the back ends take only there */
+        if (e->u.if_.cond->kind != LE_BOOL) return e;
+        LcuExpr *taken = e->u.if_.cond->u.b ? e->u.if_.then_e : e->u.if_.else_e;
+        return taken->kind == LE_BLOCK ? e : taken;
+    }
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_STRING: case LE_LEN: case LE_VAR:
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR: case LE_LET: case LE_LOOP: case LE_INDEX: case LE_RUN: case LE_CALL:
+    case LE_LIB: case LE_SOAC: case LE_BLOCK:
+        return e;
+    }
+    return e;
+}
+
 static void subst_list(Lits *L, int n, LcuExpr **es)
 {
     for (int i = 0; i < n; i++) subst_expr(L, &es[i]);
@@ -200,9 +266,14 @@ static void subst_expr(Lits *L, LcuExpr **ep)
     }
     case LE_TUPLE: case LE_VECLIT: case LE_RECUR: subst_list(L, e->u.tuple.n, e->u.tuple.elems); return;
     case LE_LET: case LE_LOOP: subst_expr(L, &e->u.let.bind->rhs); subst_expr(L, &e->u.let.body); return;
-    case LE_IF: subst_expr(L, &e->u.if_.cond); subst_expr(L, &e->u.if_.then_e); subst_expr(L, &e->u.if_.else_e); return;
-    case LE_BINOP: subst_expr(L, &e->u.bin.l); subst_expr(L, &e->u.bin.r); return;
-    case LE_UNOP: subst_expr(L, &e->u.un.e); return;
+    case LE_IF:
+        subst_expr(L, &e->u.if_.cond);
+        subst_expr(L, &e->u.if_.then_e);
+        subst_expr(L, &e->u.if_.else_e);
+        *ep = fold_expr(L, e);
+        return;
+    case LE_BINOP: subst_expr(L, &e->u.bin.l); subst_expr(L, &e->u.bin.r); *ep = fold_expr(L, e); return;
+    case LE_UNOP: subst_expr(L, &e->u.un.e); *ep = fold_expr(L, e); return;
     case LE_INDEX: subst_expr(L, &e->u.index.idx); return;
     case LE_RUN: case LE_CALL: subst_list(L, e->u.call.nargs, e->u.call.args); return;
     case LE_LIB: subst_list(L, e->u.lib.nargs, e->u.lib.args); return;
@@ -237,6 +308,10 @@ static void subst_expr(Lits *L, LcuExpr **ep)
 
 void lcu_prune_dead(Arena *a, LcuProgram *p)
 {
+    for (int i = 0; i < p->nkernels; i++) {   /* kernels: folding only (their parameters are not literals) */
+        Lits L = { a, { 0 }, { 0 }, { 0 } };
+        for (int j = 0; j < p->kernels[i]->nbinds; j++) subst_soac(&L, p->kernels[i]->binds[j]->soac);
+    }
     for (int i = 0; i < p->nfuns; i++) {
         Lits L = { a, { 0 }, { 0 }, { 0 } };
         subst_expr(&L, &p->funs[i]->body);

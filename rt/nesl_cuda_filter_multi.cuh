@@ -24,6 +24,9 @@
 #ifndef NESL_FILTER_MULTI_WORDS
 #define NESL_FILTER_MULTI_WORDS NESL_FILTER_WORDS
 #endif
+#ifndef NESL_FILTER_MULTI_DELAY
+#define NESL_FILTER_MULTI_DELAY -1     /* ns slept before the look-back's first read (-1: nesl_look_back's rule) */
+#endif
 
 template <class S, class R, int K_> struct NeslFilterMultiP {
     S s;
@@ -100,7 +103,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
         for (int j = w; j < NW; j++) ktile.c[c] += s_w[c][j];
     }
     if (w == 0) {
-        NeslOpt<V> pre = nesl_look_back<NESL_FILTER_MULTI_LB>(p, st, tile, ktile, [] {});
+        NeslOpt<V> pre = nesl_look_back<NESL_FILTER_MULTI_LB>(p, st, tile, ktile, [] {}, true, NESL_FILTER_MULTI_DELAY);
         if (lane == 0)
             for (int c = 0; c < K; c++) s_pre[c] = pre.v.c[c];   /* pre.ok: init exists */
     }

@@ -36,14 +36,6 @@ static const char *parts3 =
 
 static int fails;
 
-static void expect(const char *what, long got, long want)
-{
-    if (got != want) {
-        printf("FAIL: %s: %ld (expected %ld)\n", what, got, want);
-        fails++;
-    }
-}
-
 /* The number of lines of dir/file.cu, built from dir/file with opts, that
  * hold pattern (-1 if it does not build). */
 static long count(const char *nesslc, const char *dir, const char *file, const char *opts, const char *pattern)
@@ -71,16 +63,16 @@ int main(void)
         snprintf(file, sizeof file, "%s.lcu", cases[i].name);
         if (!unit_write(dir, file, text)) return 1;
         snprintf(what, sizeof what, "%s: launches of two FILTERs", cases[i].name);
-        expect(what, count(nesslc, dir, file, "-O0", "nesl_cu_filter_multi_later<2>("), cases[i].multi2);
+        unit_expect(&fails, what, count(nesslc, dir, file, "-O0", "nesl_cu_filter_multi_later<2>("), cases[i].multi2);
         snprintf(what, sizeof what, "%s: launches of three FILTERs", cases[i].name);
-        expect(what, count(nesslc, dir, file, "-O0", "nesl_cu_filter_multi_later<3>("), cases[i].multi3);
+        unit_expect(&fails, what, count(nesslc, dir, file, "-O0", "nesl_cu_filter_multi_later<3>("), cases[i].multi3);
         snprintf(what, sizeof what, "%s: FILTERs launched alone", cases[i].name);
-        expect(what, count(nesslc, dir, file, "-O0", "nesl_cu_filter_later<false>(\\|nesl_cu_filter<false>("), cases[i].single);
+        unit_expect(&fails, what, count(nesslc, dir, file, "-O0", "nesl_cu_filter_later<false>(\\|nesl_cu_filter<false>("), cases[i].single);
     }
     /* quicksort's lesser, equal and greater, lifted: one launch; without
      * fusion (-O0) each FILTER is a kernel of its own, three launches */
     if (!unit_write(dir, "parts3.nesl", parts3)) return 1;
-    expect("lifted parts3: launches of three FILTERs", count(nesslc, dir, "parts3.nesl", "", "nesl_cu_filter_multi_later<3>("), 1);
-    expect("lifted parts3 -O0: launches of three FILTERs", count(nesslc, dir, "parts3.nesl", "-O0", "nesl_cu_filter_multi_later<3>("), 0);
+    unit_expect(&fails, "lifted parts3: launches of three FILTERs", count(nesslc, dir, "parts3.nesl", "", "nesl_cu_filter_multi_later<3>("), 1);
+    unit_expect(&fails, "lifted parts3 -O0: launches of three FILTERs", count(nesslc, dir, "parts3.nesl", "-O0", "nesl_cu_filter_multi_later<3>("), 0);
     return unit_finish(dir, "test_filters_one_launch", fails);
 }

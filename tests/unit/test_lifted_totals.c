@@ -27,13 +27,6 @@ static const char *prog =
 
 static int fails;
 
-static void expect(const char *what, long got, long want)
-{
-    if (got == want) return;
-    printf("FAIL: %s: %ld, expected %ld\n", what, got, want);
-    fails++;
-}
-
 int main(void)
 {
     char dir[] = "/tmp/nesl_lifted_totals_XXXXXX";
@@ -41,16 +34,13 @@ int main(void)
     if (!unit_write(dir, "l.nesl", prog)) return 1;
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s --emit=lcu %s/l.nesl > %s/l.lcu 2>&1; echo $?", unit_nesslc(), dir, dir);
-    expect("nesslc --emit=lcu exit status", unit_count(cmd), 0);
+    unit_expect(&fails, "nesslc --emit=lcu exit status", unit_count(cmd), 0);
     /* every descriptor made with its total: `make_sd (v)` alone is none */
     snprintf(cmd, sizeof cmd, "grep -c 'make_sd ([A-Za-z0-9_]*)' %s/l.lcu", dir);
-    expect("make_sd without a total", unit_count(cmd), 0);
+    unit_expect(&fails, "make_sd without a total", unit_count(cmd), 0);
     /* each function's count and its sums in one REDUCE: h's of s, m's and
      * p's of u (the branch that reads it), k's of s and u */
     snprintf(cmd, sizeof cmd, "grep -c 'REDUCE { [a-z0-9_]* => (btoi ([^)]*), btoi ([^)]*) \\* ' %s/l.lcu", dir);
-    expect("REDUCEs of a count and a sum of lengths", unit_count(cmd), 4);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0) printf("note: could not remove %s\n", dir);
-    if (!fails) printf("PASS: test_lifted_totals\n");
-    return fails ? 1 : 0;
+    unit_expect(&fails, "REDUCEs of a count and a sum of lengths", unit_count(cmd), 4);
+    return unit_finish(dir, "test_lifted_totals", fails);
 }

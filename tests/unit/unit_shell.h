@@ -1,6 +1,6 @@
 /* unit_shell.h — what the unit tests that run nesslc share: the compiler
- * under test, a scratch directory, a file written there, and a number read
- * from a shell command's output. */
+ * under test, a scratch directory, a file written there, a number read
+ * from a shell command's output, and checks of such numbers. */
 #ifndef UNIT_SHELL_H
 #define UNIT_SHELL_H
 
@@ -39,6 +39,14 @@ static inline long unit_count(const char *cmd)
     long n = fgets(buf, sizeof buf, f) ? strtol(buf, NULL, 10) : -1;
     pclose(f);
     return n;
+}
+
+/* One check of a count: a FAIL line and *fails + 1 unless got == want. */
+static inline void unit_expect(int *fails, const char *what, long got, long want)
+{
+    if (got == want) return;
+    printf("FAIL: %s: %ld, expected %ld\n", what, got, want);
+    (*fails)++;
 }
 
 /* Does the file at path hold the line `line`? */
