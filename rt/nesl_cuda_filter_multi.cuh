@@ -4,7 +4,7 @@
  * predicates and K stores (pred (c, x, it, derr), store (c, i, r), c a
  * compile-time constant after unrolling).  Each tile is pulled once; the
  * K kept counts travel together through one look-back (a vector of K
- * counts, a packed status word each: NeslScanSt's SPLIT); the kept
+ * counts, a packed status word each: split: NeslScanSt); the kept
  * items of each FILTER are staged in shared memory in turn and stored as
  * aligned runs, as nesl_k_filter stores them.  Errors: FILTER c's
  * predicate records into e[c], the pull (shared) into e[0]; where the
@@ -14,20 +14,6 @@
  * nesl_k_filter_ws this saves K - 1 launches and K - 1 passes over the
  * input (doc/codegen.md, "FILTERs in one launch"). */
 
-/* The look-back window's tiles a lane, and the item words a thread.
- * H100, quicksort 10^6, the kernel's time a run: 597 us at 1 and 16;
- * 616 and 771 us at 2 and 4 tiles a lane; 874 us at 32 words
- * (doc/codegen.md, "FILTERs in one launch"). */
-#ifndef NESL_FILTER_MULTI_LB
-#define NESL_FILTER_MULTI_LB 1
-#endif
-#ifndef NESL_FILTER_MULTI_WORDS
-#define NESL_FILTER_MULTI_WORDS NESL_FILTER_WORDS
-#endif
-#ifndef NESL_FILTER_MULTI_DELAY
-#define NESL_FILTER_MULTI_DELAY -1     /* ns slept before the look-back's first read (-1: nesl_look_back's rule) */
-#endif
-
 template <class S, class R, int K_> struct NeslFilterMultiP {
     S s;
     NeslDErr *e[K_];
@@ -36,7 +22,7 @@ template <class S, class R, int K_> struct NeslFilterMultiP {
     typedef R Item;
     typedef NeslCounts<K_> V;
     typedef NeslCounts<K_> Wire;
-    typedef NeslShape<R, NESL_FILTER_SB, NESL_FILTER_MULTI_WORDS, NESL_FILTER_MINB> Shape;
+    typedef NeslShape<R, NESL_FILTER_SB, NESL_FILTER_WORDS, NESL_FILTER_MINB> Shape;
     __device__ V combine(const V &a, const V &b) const
     {
         V r;
@@ -103,7 +89,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
         for (int j = w; j < NW; j++) ktile.c[c] += s_w[c][j];
     }
     if (w == 0) {
-        NeslOpt<V> pre = nesl_look_back<NESL_FILTER_MULTI_LB>(p, st, tile, ktile, [] {}, true, NESL_FILTER_MULTI_DELAY);
+        NeslOpt<V> pre = nesl_look_back(p, st, tile, ktile, [] {});
         if (lane == 0)
             for (int c = 0; c < K; c++) s_pre[c] = pre.v.c[c];   /* pre.ok: init exists */
     }

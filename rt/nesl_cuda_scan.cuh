@@ -256,11 +256,11 @@ static __device__ __forceinline__ unsigned nesl_smid()
  * FILTERs of nesl_k_filter_multi). */
 template <int K> struct NeslCounts { unsigned c[K]; };
 
-/* A look-back's state words a tile: 1 (PACKED) for a value of at most
- * 32 bits; 2 to NESL_LB_SPLIT for one of whole 32-bit words (int64 and
- * double sums, descriptor lengths' sums, K FILTER counts), each word of
- * the value packed with the status in a word of its own (SPLIT); 0 for
- * wider ones (a flag after the value). */
+/* A look-back's state words a tile: 1 for a value of at most 32 bits; 2
+ * to NESL_LB_SPLIT for one of whole 32-bit words (int64 and double sums,
+ * descriptor lengths' sums, K FILTER counts), split; each word of the
+ * value packed with the status in a 64-bit word of its own; 0 for wider
+ * ones (a flag after the value). */
 #ifndef NESL_LB_SPLIT
 #define NESL_LB_SPLIT 4
 #endif
@@ -273,17 +273,17 @@ static_assert(NeslLbWords<unsigned>::n == 1 && NeslLbWords<long long>::n == 2 &&
 template <class P> struct NeslScanSt {
     typedef typename P::V V;
     typedef typename P::Wire Wr;
-    /* PACKED: a word a tile; SPLIT: that many words a tile, word c of
-     * tile t at word[c * ntiles + t] (a warp's window reads contiguous
-     * words), no fence between the value and its status; otherwise a flag
-     * after the value, read with a fence between (2.2 against 1.2 us a
+    /* WORDS > 0: that many words a tile, word c of tile t at
+     * word[c * ntiles + t] (a warp's window reads contiguous words), no
+     * fence between the value and its status; 0: a flag after the value,
+     * read with a fence between (2.2 against 1.2 us a
      * tile for int64 sums, bench/RESULTS.md).  H100, quicksort's three
      * FILTER counts a tile: 24 us flag and fence, 15.5 us split, at 10^6
      * (bench/RESULTS.md, session 30) */
-    enum { PACKED = NeslLbWords<Wr>::n == 1, SPLIT = NeslLbWords<Wr>::n > 1 ? NeslLbWords<Wr>::n : 0 };
-    unsigned long long *word;   /* PACKED, SPLIT: status << 32 | value */
-    int64_t ntiles;             /* SPLIT */
-    int *flag;                  /* otherwise: status, after the value */
+    enum { WORDS = NeslLbWords<Wr>::n };
+    unsigned long long *word;   /* WORDS > 0: status << 32 | a word of the value */
+    int64_t ntiles;
+    int *flag;                  /* WORDS 0: status, after the value */
     Wr *agg_w, *inc_w;
     unsigned *counter;          /* tiles taken (NESL_TILE_BID 0, FILTER's warp-specialized kernel) */
     unsigned epoch;             /* this launch's: a status of another is unpublished */
@@ -296,15 +296,11 @@ template <class P> struct NeslScanSt {
     __device__ void publish(int status, int64_t tile, const Wr &v) const
     {
         unsigned es = epoch * 4u + (unsigned)status;
-        if constexpr (PACKED) {
-            unsigned b = 0;
-            memcpy(&b, &v, sizeof(Wr));
-            nesl_st_status(word + tile, (unsigned long long)es << 32 | b);
-        } else if constexpr (SPLIT > 0) {
-            unsigned b[SPLIT];
+        if constexpr (WORDS > 0) {
+            unsigned b[WORDS] = {};
             memcpy(b, &v, sizeof(Wr));
 #pragma unroll
-            for (int c = 0; c < SPLIT; c++) nesl_st_status(word + c * ntiles + tile, (unsigned long long)es << 32 | b[c]);
+            for (int c = 0; c < WORDS; c++) nesl_st_status(word + c * ntiles + tile, (unsigned long long)es << 32 | b[c]);
         } else {
             (status == 2 ? inc_w : agg_w)[tile] = v;
             __threadfence();
@@ -312,28 +308,23 @@ template <class P> struct NeslScanSt {
         }
     }
     __device__ int status(unsigned es) const { return es >> 2 == epoch ? (int)(es & 3u) : 0; }
-    /* SPLIT: each word is stored once a status, so words that show one
+    /* Split: each word is stored once a status, so words that show one
      * status hold that status's value; a tile whose words show different
      * ones is unpublished (its publisher is between the words; the
      * look-back reads it again) */
     __device__ int read(int64_t tile, Wr *v) const
     {
-        if constexpr (PACKED) {
-            unsigned long long x = nesl_ld_status(word + tile);
-            unsigned b = (unsigned)x;
-            memcpy(v, &b, sizeof(Wr));
-            return status((unsigned)(x >> 32));
-        } else if constexpr (SPLIT > 0) {
-            unsigned long long x[SPLIT];
-            unsigned b[SPLIT];
+        if constexpr (WORDS > 0) {
+            unsigned long long x[WORDS];
+            unsigned b[WORDS];
 #pragma unroll
-            for (int c = 0; c < SPLIT; c++) x[c] = nesl_ld_status(word + c * ntiles + tile);
+            for (int c = 0; c < WORDS; c++) x[c] = nesl_ld_status(word + c * ntiles + tile);
             int f = status((unsigned)(x[0] >> 32));
 #pragma unroll
-            for (int c = 0; c < SPLIT; c++) {
+            for (int c = 1; c < WORDS; c++)
                 if (status((unsigned)(x[c] >> 32)) != f) f = 0;
-                b[c] = (unsigned)x[c];
-            }
+#pragma unroll
+            for (int c = 0; c < WORDS; c++) b[c] = (unsigned)x[c];
             memcpy(v, b, sizeof(Wr));
             return f;
         } else {
@@ -373,8 +364,7 @@ template <class P> static __device__ int nesl_tile_id(const NeslScanSt<P> &st, b
 /* Warp 0: publish the tile's aggregate, run mid() (work that needs no
  * prefix, while the predecessors publish theirs), then find the prefix
  * (the fold of all earlier tiles after init) looking back 32 *
- * L tiles at a time (L: NESL_LB_TILES unless given) — lane l reads
- * tiles k - L*l - j, j < L,
+ * NESL_LB_TILES tiles at a time — lane l reads tiles k - L*l - j, j < L,
  * at once, and re-reads only while a tile that matters is unpublished:
  * one nearer than the nearest inclusive prefix in the window (all when
  * there is none); the window is folded, earliest tile first, from that
@@ -382,12 +372,13 @@ template <class P> static __device__ int nesl_tile_id(const NeslScanSt<P> &st, b
  * caller published the aggregate (tile 0: its inclusive prefix) already;
  * delay: ns slept before the first read (< 0: NESL_LB_DELAY in grids of
  * NESL_LB_DELAY_TILES tiles or more). */
-template <int L = NESL_LB_TILES, class P, class F>
+template <class P, class F>
 static __device__ NeslOpt<typename P::V> nesl_look_back(const P &p, const NeslScanSt<P> &st, int tile, const typename P::V &agg,
                                                         const F &mid, bool pub = true, int delay = -1)
 {
     typedef typename P::V V;
     typedef typename P::Wire Wr;
+    enum { L = NESL_LB_TILES };
     int lane = threadIdx.x & 31;
     NeslOpt<V> pre;
     if (tile == 0) {
@@ -695,15 +686,14 @@ static void nesl_cu_tile_prefix(NeslRt *rt, const P &p, const typename P::V *agg
 template <class P> static NeslScanSt<P> nesl_cu_lb_state(NeslRt *rt, int64_t ntiles, bool counted = !NESL_TILE_BID)
 {
     typedef typename P::Wire Wr;
-    enum { PACKED = NeslScanSt<P>::PACKED };
+    enum { WORDS = NeslScanSt<P>::WORDS };
     NeslScanSt<P> st;
     memset(&st, 0, sizeof st);
-    enum { SPLIT = NeslScanSt<P>::SPLIT };
-    void *lb = nesl_cu_lb_states(rt, PACKED || SPLIT, SPLIT ? SPLIT * ntiles : ntiles, &st.epoch);
+    void *lb = nesl_cu_lb_states(rt, WORDS > 0, WORDS > 0 ? WORDS * ntiles : ntiles, &st.epoch);
     st.counter = counted ? nesl_cu_counter(rt) : NULL;
-    if constexpr (PACKED || SPLIT) {
+    st.ntiles = ntiles;
+    if constexpr (WORDS > 0) {
         st.word = (unsigned long long *)lb;
-        st.ntiles = ntiles;
     } else {
         st.flag = (int *)lb;
         st.agg_w = (Wr *)nesl_cu_tmp(rt, sizeof(Wr) * (size_t)ntiles, false);
