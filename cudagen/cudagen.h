@@ -200,6 +200,8 @@ typedef struct SoacGen {
     bool flag_dead;            /* FILTER: the predicate is its last component itself and
                                   nothing reads that output (all true): a skeleton may
                                   compute the flag in pred instead and leave it empty */
+    int pos_comp;              /* FILTER: the flat component of the pull that is its index
+                                  (the kept positions, ascending), else -1 */
 } SoacGen;
 
 typedef void (*SkelFn)(Gen *g, SoacGen *s);

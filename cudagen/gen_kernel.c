@@ -113,6 +113,43 @@ static bool filter_flag_dead(const LcuKernel *k, const LcuKBind *b)
     return !kernel_reads(k, x);
 }
 
+/* FILTER { i => ... (..., i, ...) }: the flat component of the pull that
+ * is its index itself (directly or renamed by lets), else -1.  That
+ * output is the ascending positions the FILTER keeps (the flattener's
+ * filter of positions for filter_sd, flatten/build.c), which a skeleton
+ * may describe by rank words (SoacGen.pos_comp). */
+static int filter_pos_comp(const LcuSoac *s)
+{
+    enum { MAX_NAMES = 8 };
+    if (s->kind != LS_FILTER || s->args[0]->kind != LA_THUNK) return -1;
+    const LcuThunk *pull = s->args[0]->u.thunk;
+    if (pull->nparams != 1) return -1;
+    Sym names[MAX_NAMES];   /* the index's names in scope */
+    int nn = 0;
+    names[nn++] = pull->params[0];
+    const LcuExpr *e = pull->body;
+    for (; e->kind == LE_LET; e = e->u.let.body) {
+        const LcuBind *b = e->u.let.bind;
+        bool alias = false;   /* let x = (a name of the index) */
+        if (b->nvars == 1 && b->rhs->kind == LE_VAR)
+            for (int k = 0; k < nn; k++) alias = alias || b->rhs->u.var == names[k];
+        for (int v = 0; v < b->nvars; v++)   /* shadowed names are no longer the index */
+            for (int k = 0; k < nn; k++)
+                if (names[k] == b->vars[v]) names[k--] = names[--nn];
+        if (alias && nn < MAX_NAMES) names[nn++] = b->vars[0];
+    }
+    int n = e->kind == LE_TUPLE ? e->u.tuple.n : 1, flat = 0;
+    for (int j = 0; j < n; j++) {
+        const LcuExpr *c = e->kind == LE_TUPLE ? e->u.tuple.elems[j] : e;
+        if (c->kind == LE_VAR)
+            for (int k = 0; k < nn; k++)
+                if (c->u.var == names[k]) return flat;
+        if (!c->type) return -1;
+        flat += lcu_t_arity(c->type);
+    }
+    return -1;
+}
+
 /* ---- one SOAC ---- */
 /* nbinds: the bindings generated as SOACs (gen_kernel_sd: all but the last) */
 typedef struct KCtx { const LcuKernel *k; int nbinds; CBlock *body; CExpr *rt, *err; const CEnv *env; } KCtx;
@@ -218,6 +255,7 @@ static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
     }
     sg.out = arena_alloc(a, sizeof *sg.out * (size_t)b->nvars);
     sg.flag_dead = filter_flag_dead(kc->k, b);
+    sg.pos_comp = filter_pos_comp(s);
     *out = sg;
 }
 

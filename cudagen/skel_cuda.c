@@ -653,6 +653,15 @@ static const CVal *out_vec_len(Gen *g, SoacGen *s, LcuBase b, CExpr *cap, CExpr 
     return r;
 }
 
+/* The rank words of FILTER s's kept positions (SoacGen.pos_comp; vt:
+ * its output vectors; n of them stored) for filter_sd, as a host
+ * variable; NULL where none. */
+static CExpr *kept_rank(Gen *g, SoacGen *s, int n, CExpr *const *vt)
+{
+    if (s->pos_comp < 0 || s->pos_comp >= n) return NULL;
+    return sk_var(g, s->blk, "uint64_t *", "rank", cx_calln(g->a, "nesl_cu_kept_rank", 3, s->rt, vt[s->pos_comp], s->size));
+}
+
 static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
 {
     Arena *a = g->a;
@@ -686,6 +695,7 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
     }
     static const char *const fn[2][2] = { { "nesl_cu_filter<false>", "nesl_cu_filter<false, true>" },
                                           { "nesl_cu_filter<true>", "nesl_cu_filter<true, true>" } };
+    CExpr *rank = part || seg ? NULL : kept_rank(g, s, n, vt);
     /* the count given (LcuSoac.kept): no wait, the lengths set from it at
      * once, the count checked at the next wait (nesl_cu_filter_kept); in a
      * group (g->counts_later), the count is read after the group's last
@@ -693,15 +703,17 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
     CBlock *after = blk;
     if (s->kept && !seg) {
         cs_assign(a, blk, kept, s->kept);
-        cs_expr(a, blk, cx_calln(a, part ? "nesl_cu_filter_kept<true>" : "nesl_cu_filter_kept<false>", 4, s->rt, capture(&f), s->size, s->kept));
+        CExpr *args[5] = { s->rt, capture(&f), s->size, s->kept, rank };
+        cs_expr(a, blk, cx_call(a, part ? "nesl_cu_filter_kept<true>" : "nesl_cu_filter_kept<false>", rank ? 5 : 4, args));
     } else if (g->counts_later && !seg) {
-        CExpr *c = sk_var(g, blk, "NeslCount", "cnt",
-                          cx_calln(a, part ? "nesl_cu_filter_later<true>" : "nesl_cu_filter_later<false>", 3, s->rt, capture(&f), s->size));
+        CExpr *args[4] = { s->rt, capture(&f), s->size, rank };
+        CExpr *c = sk_var(g, blk, "NeslCount", "cnt", cx_call(a, part ? "nesl_cu_filter_later<true>" : "nesl_cu_filter_later<false>", rank ? 4 : 3, args));
         after = g->counts_later;
         cs_assign(a, after, kept, cx_calln(a, "nesl_cu_count", 3, s->rt, c,
                                            cx_str(a, part ? "a PARTITION count" : "a FILTER count", part ? 17 : 14)));
     } else {
-        cs_assign(a, blk, kept, cx_calln(a, fn[part][seg], 4, s->rt, capture(&f), s->size, pre));
+        CExpr *args[5] = { s->rt, capture(&f), s->size, pre, rank };
+        cs_assign(a, blk, kept, cx_call(a, fn[part][seg], rank ? 5 : 4, args));
     }
     raise_if(g, s, s->pull.may_fail || s->aux.may_fail);
     for (int k = 0; k < n; k++) cs_assign(a, after, cx_arrow(a, vt[k], "len"), kept);
@@ -785,7 +797,8 @@ static void cu_filters(Gen *g, SoacGen *fs, int nf)
     args[3] = bool_lit(g, may_fail);   /* a record a FILTER: the first failing one's error is reported */
     for (int c = 0; c < nf; c++) {
         cnt[c] = sk_var(g, blk, "NeslCount", "cnt", NULL);
-        args[4 + c] = cx_un(a, CU_ADDR, cnt[c]);
+        CExpr *rank = kept_rank(g, &fs[c], n, vt[c]);
+        args[4 + c] = cx_calln(a, "nesl_filter_out", 2, cx_un(a, CU_ADDR, cnt[c]), rank ? rank : cx_name(a, "NULL"));
     }
     cs_expr(a, blk, cx_call(a, arena_strndup(a, fn, strlen(fn)), nf + 4, args));
     raise_if(g, s, may_fail);

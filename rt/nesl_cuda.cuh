@@ -104,6 +104,13 @@ int64_t nesl_cu_grid_threads(NeslRt *rt, const void *kernel, int threads, int64_
 void nesl_cu_launched(NeslRt *rt, const char *what);
 /* Device memory in the current frame (nesl_tmp on the GPU), optionally zeroed. */
 void *nesl_cu_tmp(NeslRt *rt, size_t bytes, bool zero);
+/* Rank words for pos, the vector of the positions a FILTER of n > 0
+ * elements keeps (its pull's index): word w holds the count kept before
+ * position 32w (high half) and the kept mask of positions 32w..32w+31
+ * (low half).  The FILTER kernel writes them; they live as long as pos,
+ * and filter_sd (s, pos) reads them instead of merging s's starts with pos
+ * (rt_cuda_sd.cu).  NULL where pos is NULL or n <= 0. */
+uint64_t *nesl_cu_kept_rank(NeslRt *rt, NeslVec *pos, int64_t n);
 /* Device memory for a small result the host fetches next (nesl_cu_to_host
  * copies it with the error records in one go); a frame's block when the
  * area is taken or too small. */

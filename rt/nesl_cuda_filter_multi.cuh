@@ -18,6 +18,7 @@ template <class S, class R, int K_> struct NeslFilterMultiP {
     S s;
     NeslDErr *e[K_];
     long long *total[K_];
+    uint64_t *rank[K_];   /* FILTER c's rank words (nesl_cu_kept_rank), or NULL */
     enum { K = K_ };
     typedef R Item;
     typedef NeslCounts<K_> V;
@@ -98,6 +99,10 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 #pragma unroll
     for (int c = 0; c < K; c++) {
         int64_t pre = (int64_t)s_pre[c];
+        if (p.rank[c]) {
+            uint64_t rw = nesl_rank_word<IPT>(keep[c], (unsigned)pre + wbefore[c], lane);
+            if (lane < IPT && lane * 32 < wn) p.rank[c][(wlo >> 5) + lane] = rw;
+        }
         if constexpr (STAGE) {   /* FILTER c's kept items at [0, ktile), stored in aligned runs */
             nesl_stage_kept(keep[c], it, wbefore[c], below, s_st);
             __syncthreads();
@@ -117,26 +122,34 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
         for (int c = 0; c < K; c++) *p.total[c] = (long long)s_pre[c] + (long long)ktile.c[c];
 }
 
+/* FILTER c's outputs: where its count goes, its rank words (or NULL). */
+struct NeslFilterOut {
+    NeslCount *count;
+    uint64_t *rank;
+};
+static inline NeslFilterOut nesl_filter_out(NeslCount *count, uint64_t *rank) { return NeslFilterOut{ count, rank }; }
+
 /* Launches K FILTERs of n elements in one; each of the K counts gets its
  * FILTER's count slot, read later (nesl_cu_count, one wait for the
  * kernel's group).  own: each FILTER records its errors in a record of
  * its own (the caller raises after the launch, for the last). */
-template <int K, class S, class... C> static void nesl_cu_filter_multi_later(NeslRt *rt, const S &s, int64_t n, bool own, C *... counts)
+template <int K, class S, class... C> static void nesl_cu_filter_multi_later(NeslRt *rt, const S &s, int64_t n, bool own, C... outs)
 {
-    static_assert(sizeof...(C) == K, "a count a FILTER");
+    static_assert(sizeof...(C) == K, "an output a FILTER");
     typedef decltype(s.pull(0, (NeslDErr *)0)) R;
     typedef NeslFilterMultiP<S, R, K> P;
     enum { TILE = P::Shape::TILE };
-    NeslCount *cs[K] = { counts... };
-    for (int c = 0; c < K; c++) *cs[c] = NeslCount{ -1, 0 };
+    NeslFilterOut os[K] = { outs... };
+    for (int c = 0; c < K; c++) *os[c].count = NeslCount{ -1, 0 };
     if (n <= 0) return;
     int64_t ntiles = (n + TILE - 1) / TILE;
     if (ntiles > 0x7fffffffLL) nesl_fail(rt, "FILTER: too many elements (%lld)", (long long)n);
-    P p = { s, {}, {} };
+    P p = { s, {}, {}, {} };
     for (int c = 0; c < K; c++) {
         if (c > 0 && own) nesl_cu_raise(rt);
         p.e[c] = nesl_cu_derr(rt);
-        p.total[c] = nesl_cu_count_slot(rt, cs[c]);
+        p.total[c] = nesl_cu_count_slot(rt, os[c].count);
+        p.rank[c] = os[c].rank;
     }
     nesl_cu_launch(rt, nesl_k_filter_multi<P>, (unsigned)ntiles, P::Shape::SB, p, n, nesl_cu_lb_state<P>(rt, ntiles));
     nesl_cu_launched(rt, "FILTER");

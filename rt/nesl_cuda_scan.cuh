@@ -814,6 +814,7 @@ template <class S, class R, bool PART, bool COUNTS> struct NeslFilterP {
     NeslDErr *e;
     int32_t *pre;
     long long *total;
+    uint64_t *rank;   /* FILTER: the rank words of its kept positions (nesl_cu_kept_rank), or NULL */
     typedef R Item;
     typedef unsigned V;
     typedef unsigned Wire;
@@ -879,6 +880,24 @@ static __device__ __forceinline__ void nesl_store_runs(int t, int64_t pre, int c
     int q = (int)(pre & 31);
     for (int i = t; i < q + cnt; i += SB)
         if (i >= q) store(pre - q + i, st[i - q]);
+}
+
+/* The rank word (nesl_cu_kept_rank) of row `lane` of a warp's IPT rows
+ * (bit k of keep: row k's item is kept), before: the count kept before
+ * row 0; the caller stores lane k's at row k's word for lanes k < IPT
+ * with items (k * 32 < the warp's elements).  A warp's row is 32 aligned
+ * positions: tiles and warps' stretches are whole rows. */
+template <int IPT> static __device__ __forceinline__ uint64_t nesl_rank_word(unsigned keep, unsigned before, int lane)
+{
+    static_assert(IPT <= 32, "a lane a row");
+    uint64_t mine = 0;
+#pragma unroll
+    for (int k = 0; k < IPT; k++) {
+        unsigned b = __ballot_sync(0xffffffffu, keep >> k & 1);
+        if (lane == k) mine = (uint64_t)before << 32 | b;
+        before += (unsigned)__popc(b);
+    }
+    return mine;
 }
 
 template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MINB) nesl_k_filter(P p, int64_t n, NeslScanSt<P> st)
@@ -968,6 +987,10 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
             before += (unsigned)__popc(b);
         }
     }
+    if (p.rank) {
+        uint64_t rw = nesl_rank_word<IPT>(keep, (unsigned)pre + wbefore, lane);
+        if (lane < IPT && lane * 32 < wn) p.rank[((lo + w * WT) >> 5) + lane] = rw;
+    }
     if (lo + n_in == n && t == 0) {
         *p.total = pre + (long long)ktile;
         if (P::WITH_COUNTS) p.pre[n] = (int32_t)(pre + ktile);
@@ -1027,6 +1050,7 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
     __shared__ Item s_st[2][TILE];     /* staged tiles i, i-1: their kept items */
     __shared__ int s_tile, s_tl[2];    /* the next tile; tile i for the look-back warp (-1: no more) */
     __shared__ unsigned s_pre[2];      /* tile i's prefix */
+    __shared__ uint64_t s_rw[2][TILE / 32];   /* tile i's rank words, counts from the tile's start (p.rank) */
     int t = threadIdx.x, lane = t & 31, w = t >> 5;
     const unsigned last = (unsigned)ntiles + gridDim.x - 1;   /* a ticket a tile, and one a block that ends it */
     if (t == 0) s_tile = (int)nesl_ticket(st.counter, last);
@@ -1043,7 +1067,7 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
         }
     }
     unsigned below = (1u << lane) - 1u;
-    int ptile = 0, pkt = 0;   /* tile i-1 and its kept count */
+    int ptile = 0, pkt = 0, pn = 0;   /* tile i-1, its kept count and its elements */
     for (int i = 0;; i++) {
         int tile = s_tile;
         bool has = tile < ntiles;
@@ -1066,6 +1090,10 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
             }
             /* stage (the buffer's tile i-2 was stored before barrier 1) */
             nesl_stage_kept(keep, it, wbefore, below, s_st[i & 1]);
+            if (p.rank) {
+                uint64_t rw = nesl_rank_word<IPT>(keep, wbefore, lane);
+                if (lane < IPT) s_rw[i & 1][w * IPT + lane] = rw;
+            }
         };
         /* barrier 1: s_w and s_tl written, s_tile read (see above for the two shapes) */
         if constexpr (NeslWords<Item>::n == 1) {
@@ -1087,11 +1115,14 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
         if (i > 0) {   /* store tile i-1 */
             int64_t pre = (int64_t)s_pre[(i - 1) & 1];
             nesl_store_runs<SB>(t, pre, pkt, s_st[(i - 1) & 1], [&](int64_t j, const Item &x) { p.s.store(j, x); });
+            if (p.rank)
+                for (int j = t; j * 32 < pn; j += SB) p.rank[(int64_t)ptile * (TILE / 32) + j] = s_rw[(i - 1) & 1][j] + ((uint64_t)pre << 32);
             if ((int64_t)ptile * TILE + TILE >= n && t == 0) *p.total = pre + (long long)pkt;   /* the last tile */
         }
         if (!has) return;
         ptile = tile;
         pkt = (int)ktile;
+        pn = n_in;
     }
 }
 
@@ -1099,14 +1130,15 @@ template <class P> __global__ void __launch_bounds__(NESL_FILTER_SB + 32, NeslFi
  * the number kept to *total.  COUNTS (the SEG_ forms): pre gets the
  * exclusive kept counts; a template argument, so that FILTER and
  * PARTITION kernels carry no code (and no registers) for them. */
-template <bool PART, bool COUNTS, class S> static void nesl_cu_filter_launch(NeslRt *rt, const S &s, int64_t n, int32_t *pre, long long *total)
+template <bool PART, bool COUNTS, class S>
+static void nesl_cu_filter_launch(NeslRt *rt, const S &s, int64_t n, int32_t *pre, long long *total, uint64_t *rank = NULL)
 {
     typedef decltype(s.pull(0, (NeslDErr *)0)) R;
     typedef NeslFilterP<S, R, PART, COUNTS> P;
     enum { TILE = P::Shape::TILE };
     int64_t ntiles = (n + TILE - 1) / TILE;
     if (ntiles > 0x7fffffffLL) nesl_fail(rt, "%s: too many elements (%lld)", PART ? "PARTITION" : "FILTER", (long long)n);
-    P p = { s, nesl_cu_derr(rt), pre, total };
+    P p = { s, nesl_cu_derr(rt), pre, total, rank };
     if constexpr (NESL_FILTER_WS && !PART && !COUNTS && NeslWords<R>::n <= NESL_FILTER_WS_WORDS) {
         typedef NeslFilterWsShape<R> WS;
         const void *k = (const void *)nesl_k_filter_ws<P>;
@@ -1119,8 +1151,9 @@ template <bool PART, bool COUNTS, class S> static void nesl_cu_filter_launch(Nes
     nesl_cu_launched(rt, PART ? "PARTITION" : "FILTER");
 }
 
-/* Returns the number of kept elements (copied to the host). */
-template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter(NeslRt *rt, const S &s, int64_t n, int32_t *pre)
+/* Returns the number of kept elements (copied to the host).  rank: a
+ * FILTER's rank words (nesl_cu_kept_rank) or NULL, here and below. */
+template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter(NeslRt *rt, const S &s, int64_t n, int32_t *pre, uint64_t *rank = NULL)
 {
     if (COUNTS != (pre != NULL)) nesl_fail(rt, "%s: kept counts %s", PART ? "PARTITION" : "FILTER", COUNTS ? "without a vector" : "not asked for");
     if (n <= 0) {
@@ -1131,17 +1164,17 @@ template <bool PART, bool COUNTS = false, class S> static int64_t nesl_cu_filter
         return 0;
     }
     long long *total = (long long *)nesl_cu_ret(rt, sizeof(long long)), h;
-    nesl_cu_filter_launch<PART, COUNTS>(rt, s, n, pre, total);
+    nesl_cu_filter_launch<PART, COUNTS>(rt, s, n, pre, total, rank);
     nesl_cu_to_host(rt, &h, total, sizeof h, PART ? "a PARTITION count" : "a FILTER count");
     return h;
 }
 
 /* The same without waiting: the count is read later, nesl_cu_count (one
  * wait for a group of FILTERs launched together). */
-template <bool PART, class S> static NeslCount nesl_cu_filter_later(NeslRt *rt, const S &s, int64_t n)
+template <bool PART, class S> static NeslCount nesl_cu_filter_later(NeslRt *rt, const S &s, int64_t n, uint64_t *rank = NULL)
 {
     NeslCount c = { -1, 0 };
-    if (n > 0) nesl_cu_filter_launch<PART, false>(rt, s, n, NULL, nesl_cu_count_slot(rt, &c));
+    if (n > 0) nesl_cu_filter_launch<PART, false>(rt, s, n, NULL, nesl_cu_count_slot(rt, &c), rank);
     return c;
 }
 
@@ -1152,10 +1185,10 @@ template <bool PART, class S> static NeslCount nesl_cu_filter_later(NeslRt *rt, 
  * wrong given within 0..n costs no access out of bounds before it is
  * reported).  A given outside 0..n is wrong whatever the count: the count
  * is waited for then, and reported at once. */
-template <bool PART, class S> static void nesl_cu_filter_kept(NeslRt *rt, const S &s, int64_t n, int64_t given)
+template <bool PART, class S> static void nesl_cu_filter_kept(NeslRt *rt, const S &s, int64_t n, int64_t given, uint64_t *rank = NULL)
 {
     if (given < 0 || given > (n > 0 ? n : 0)) nesl_kept_differs(rt, PART ? "PARTITION" : "FILTER", nesl_cu_filter<PART>(rt, s, n, NULL), given);
-    if (n > 0) nesl_cu_filter_launch<PART, false>(rt, s, n, NULL, nesl_cu_kept_slot(rt, PART, given));
+    if (n > 0) nesl_cu_filter_launch<PART, false>(rt, s, n, NULL, nesl_cu_kept_slot(rt, PART, given), rank);
 }
 
 /* New segment lengths of SEG_FILTER / SEG_PARTITION from the exclusive

@@ -234,6 +234,7 @@ void nesl_tgt_free_obj(NeslRt *rt, NeslObj *o)
     case NESL_OBJ_VEC: {
         CuVec *v = (CuVec *)o;
         cu_dev_put(rt, v->d);
+        cu_dev_put(rt, v->rank);
         free(v->host);
         break;
     }
@@ -268,6 +269,16 @@ NeslVec *nesl_vec_new(NeslRt *rt, NeslBase b, int64_t len)
 {
     if (len < 0 || (uint64_t)len > ((uint64_t)1 << 40)) nesl_fail(rt, "out of memory (a vector of %lld elements)", (long long)len);
     return cu_vec_adopt(rt, b, len, cu_dev_get(rt, nesl_base_size(b) * (size_t)len));
+}
+
+uint64_t *nesl_cu_kept_rank(NeslRt *rt, NeslVec *pos, int64_t n)
+{
+    if (!pos || n <= 0) return NULL;
+    CuVec *v = (CuVec *)pos;
+    cu_dev_put(rt, v->rank);
+    v->rank = cu_dev_get(rt, sizeof(uint64_t) * (size_t)((n + 31) / 32));
+    v->rank_n = n;
+    return (uint64_t *)v->rank.p;
 }
 
 NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len)

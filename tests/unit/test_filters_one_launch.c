@@ -5,7 +5,10 @@
  * checked by tests/lang/lifted_filters_one_launch.nesl and
  * tests/codegen/filters_one_launch_errors.lcu in every executor; this
  * checks the choice itself, in the generated CUDA (-O0: the kernels as
- * written).  Uses $NESSLC.  Exit status 0 iff every check passes. */
+ * written).  Also which FILTERs keep rank words for filter_sd: those
+ * whose pull has the index itself as a component (gen_kernel.c
+ * filter_pos_comp; tests/codegen/kept_rank.lcu checks the values).  Uses
+ * $NESSLC.  Exit status 0 iff every check passes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,20 @@ static const char *prog_fmt =
 static const char *parts3 =
     "function parts3(s, p) = ({e in s | e < p}, {e in s | e == p}, {e in s | e > p});\n"
     "{parts3(s, p) : s in [[3, 1, 4], [2]]; p in [3, 2]};\n";
+
+/* FILTERs whose pulls have no component that is the index itself (an
+ * expression of it, a PARTITION): no rank words. */
+static const char *no_positions =
+    "kernel K (xs : [int], n : int) -> ([int], [int], [int], [int]) {\n"
+    "  let (a, b) = FILTER { i => (i + 0, xs[i]) using xs } { (j, x) => x > 10 } (n)\n"
+    "  let (c, d) = PARTITION { i => i } { j => j > 1 } (n)\n"
+    "  return (a, b, c, d)\n"
+    "}\n"
+    "function main () -> ([int], [int], [int], [int]) {\n"
+    "  let xs : [int] = [10, 11, 12, 13]\n"
+    "  let (a : [int], b : [int], c : [int], d : [int]) = run K (xs, 4)\n"
+    "  return (a, b, c, d)\n"
+    "}\n";
 
 static int fails;
 
@@ -74,5 +91,12 @@ int main(void)
     if (!unit_write(dir, "parts3.nesl", parts3)) return 1;
     unit_expect(&fails, "lifted parts3: launches of three FILTERs", count(nesslc, dir, "parts3.nesl", "", "nesl_cu_filter_multi_later<3>("), 1);
     unit_expect(&fails, "lifted parts3 -O0: launches of three FILTERs", count(nesslc, dir, "parts3.nesl", "-O0", "nesl_cu_filter_multi_later<3>("), 0);
+    /* rank words: each of parts3's FILTERs keeps its positions (i, s[i]);
+     * Parts' three pull (i, xs[i]) */
+    unit_expect(&fails, "lifted parts3: FILTERs with rank words", count(nesslc, dir, "parts3.nesl", "", "nesl_cu_kept_rank("), 3);
+    unit_expect(&fails, "same: FILTERs with rank words", count(nesslc, dir, "same.lcu", "-O0", "nesl_cu_kept_rank("), 3);
+    if (!unit_write(dir, "no_positions.lcu", no_positions)) return 1;
+    unit_expect(&fails, "no positions: FILTERs with rank words", count(nesslc, dir, "no_positions.lcu", "-O0", "nesl_cu_kept_rank("), 0);
+    unit_expect(&fails, "no positions: its FILTER and PARTITION", count(nesslc, dir, "no_positions.lcu", "-O0", "nesl_cu_filter_later<"), 2);
     return unit_finish(dir, "test_filters_one_launch", fails);
 }
