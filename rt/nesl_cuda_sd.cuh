@@ -207,15 +207,15 @@ template <class F> static NeslSd *nesl_cu_map_sd(NeslRt *rt, const F &f, const N
 /* ---- segment ids: element i's segment, the last g with offs[g] <= i
  * (nesl_segid_search, nesl_segid_search_warp: nesl_cuda_scan.cuh) ---- */
 
-/* The ids of NESL_SEGID_RUN consecutive elements from i0 (a multiple of
- * NESL_SEGID_RUN), the first in segment g: one load per element that stays
- * in its segment, two when it moves to the next one (short segments:
- * spmv's rows, quicksort's partitions), a search from there past that. */
-#define NESL_SEGID_RUN 8   /* two int4 stores (nesl_k_seg_tiles) */
+/* The ids of RUN consecutive elements from i0 (a multiple of RUN), the
+ * first in segment g: one load per element that stays in its segment,
+ * two when it moves to the next one (short segments: spmv's rows,
+ * quicksort's partitions), a search from there past that. */
+template <int RUN>
 static __device__ __forceinline__ void nesl_segid_run(const int64_t *o, int64_t base, int64_t hi, int64_t g, int64_t i0, int32_t *v)
 {
 #pragma unroll
-    for (int k = 0; k < NESL_SEGID_RUN; k++) {
+    for (int k = 0; k < RUN; k++) {
         if (k > 0 && g + 1 < hi && o[g + 1 - base] <= i0 + k) {
             g++;
             if (g + 1 < hi && o[g + 1 - base] <= i0 + k) g = nesl_segid_search(o, base, g + 1, hi, i0 + k);
@@ -224,10 +224,10 @@ static __device__ __forceinline__ void nesl_segid_run(const int64_t *o, int64_t 
     }
 }
 
-/* A block takes a tile of NESL_SEGID_TILE elements: two searches over all
- * the offsets find its first and last segment, and when those segments'
- * offsets fit in shared memory, every thread searches them there, for a
- * run of NESL_SEGID_RUN elements; body.tile (t0, m, ids) then gets the
+/* A block takes a tile of NESL_BLOCK * RUN elements: two searches over
+ * all the offsets find its first and last segment, and when those
+ * segments' offsets fit in shared memory, every thread searches them
+ * there, for a run of RUN elements; body.tile (t0, m, ids) then gets the
  * ids of the tile's m elements from t0 in shared memory, to use with
  * consecutive threads on consecutive elements (an element per thread in
  * turn: the body's loads and stores coalesce, where a run per thread made
@@ -235,16 +235,18 @@ static __device__ __forceinline__ void nesl_segid_run(const int64_t *o, int64_t 
  * all the offsets cost quicksort's descriptors (up to n/2 segments, ~19
  * dependent global loads each) 13 us a launch on the H100; mandelbrot's
  * 4e6 elements in 2000 segments took 51 us with a search per element, 14
- * with a search per run. */
-#define NESL_SEGID_TILE (NESL_BLOCK * NESL_SEGID_RUN)
-template <class B> __global__ void nesl_k_seg_tiles(const int64_t *offs, int64_t nsegs, int64_t total, B body)
+ * with a search per run.  RUN (a multiple of 4, for int4 stores of the
+ * ids): nesl_seg_tiles_launch. */
+template <class B, int RUN> __global__ void nesl_k_seg_tiles(const int64_t *offs, int64_t nsegs, int64_t total, B body)
 {
     NESL_PDL_WAIT();
-    __shared__ int64_t so[NESL_SEGID_TILE];
-    __shared__ __align__(16) int32_t sid[NESL_SEGID_TILE];
+    static_assert(RUN > 0 && RUN % 4 == 0, "segment ids are stored as int4s");
+    enum { TILE = NESL_BLOCK * RUN };
+    __shared__ int64_t so[TILE];
+    __shared__ __align__(16) int32_t sid[TILE];
     __shared__ int64_t gs, ge;
-    for (int64_t t0 = (int64_t)blockIdx.x * NESL_SEGID_TILE; t0 < total; t0 += (int64_t)gridDim.x * NESL_SEGID_TILE) {
-        int64_t t1 = (t0 + NESL_SEGID_TILE < total ? t0 + NESL_SEGID_TILE : total) - 1;
+    for (int64_t t0 = (int64_t)blockIdx.x * TILE; t0 < total; t0 += (int64_t)gridDim.x * TILE) {
+        int64_t t1 = (t0 + TILE < total ? t0 + TILE : total) - 1;
         int w = threadIdx.x >> 5;
         if (w < 2) {   /* two warps in parallel */
             int64_t g = nesl_segid_search_warp(offs, 0, nsegs, w == 0 ? t0 : t1);
@@ -252,17 +254,17 @@ template <class B> __global__ void nesl_k_seg_tiles(const int64_t *offs, int64_t
         }
         __syncthreads();
         int64_t a = gs, b = ge + 1, m = b - a;   /* the tile's segments: [a, b) */
-        bool shared = m <= NESL_SEGID_TILE;   /* else many empty segments */
+        bool shared = m <= TILE;   /* else many empty segments */
         if (shared)
             for (int64_t k = threadIdx.x; k < m; k += blockDim.x) so[k] = offs[a + k];
         __syncthreads();
-        int64_t i0 = t0 + (int64_t)threadIdx.x * NESL_SEGID_RUN;
+        int64_t i0 = t0 + (int64_t)threadIdx.x * RUN;
         if (shared && i0 <= t1) {
-            int32_t v[NESL_SEGID_RUN];
-            nesl_segid_run(so, a, b, nesl_segid_search(so, a, a, b, i0), i0, v);
-            int4 *d = (int4 *)(sid + threadIdx.x * NESL_SEGID_RUN);   /* two 16-byte stores, not 8 conflicting ones */
-            d[0] = make_int4(v[0], v[1], v[2], v[3]);
-            d[1] = make_int4(v[4], v[5], v[6], v[7]);
+            int32_t v[RUN];
+            nesl_segid_run<RUN>(so, a, b, nesl_segid_search(so, a, a, b, i0), i0, v);
+            int4 *d = (int4 *)(sid + threadIdx.x * RUN);   /* 16-byte stores, not 4 conflicting ones each */
+#pragma unroll
+            for (int k = 0; k < RUN / 4; k++) d[k] = make_int4(v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]);
         } else if (!shared) {
             /* Each thread takes segments in turn and writes its id where it
              * meets the tile.  Only segments [a, b) meet it, and only a can
@@ -276,9 +278,34 @@ template <class B> __global__ void nesl_k_seg_tiles(const int64_t *offs, int64_t
             }
         }
         __syncthreads();
-        body.tile(t0, (int)(t1 - t0 + 1), sid);
+        body.template tile<RUN>(t0, (int)(t1 - t0 + 1), sid);
         __syncthreads();   /* so, sid, gs and ge are the next tile's */
     }
+}
+
+/* Launches body over the total elements of the segments offs[0..nsegs)
+ * in tiles (nesl_k_seg_tiles) of NESL_BLOCK * RUN elements, RUN 4 or 8:
+ * 4 where those tiles fit the GPU in one wave of resident blocks, else
+ * 8.  A launch of up to a wave is latency-bound (each block's tile is a
+ * chain of dependent loads: the searches, the offsets, the body's pulls),
+ * and twice the blocks of half the elements keep twice the warps busy;
+ * with more tiles than a wave, 8 an element's thread amortizes the
+ * searches over more elements.  H100, kernel time (ncu): 4 everywhere
+ * against 8 took quicksort 10^6's MAPs by segment 2172 -> 1752 us a run
+ * and Barnes-Hut 10^4's 554 -> 414, but spmv's one MAP of 10^7 elements
+ * 38 -> 48 us (bench/RESULTS.md, session 31). */
+template <class B> static void nesl_seg_tiles_launch(NeslRt *rt, const char *what, const int64_t *offs, int64_t nsegs, int64_t total, const B &body)
+{
+    const void *k4 = (const void *)nesl_k_seg_tiles<B, 4>;
+    int64_t tiles4 = (total + 4 * NESL_BLOCK - 1) / (4 * NESL_BLOCK), grid4 = nesl_cu_grid(rt, k4, tiles4);
+    if (tiles4 <= grid4) {
+        nesl_cu_launch(rt, nesl_k_seg_tiles<B, 4>, (unsigned)grid4, NESL_BLOCK, offs, nsegs, total, body);
+    } else {
+        const void *k8 = (const void *)nesl_k_seg_tiles<B, 8>;
+        nesl_cu_launch(rt, nesl_k_seg_tiles<B, 8>, (unsigned)nesl_cu_grid(rt, k8, (total + 8 * NESL_BLOCK - 1) / (8 * NESL_BLOCK)), NESL_BLOCK, offs,
+                       nsegs, total, body);
+    }
+    nesl_cu_launched(rt, what);
 }
 
 NESL_C_BEGIN
@@ -291,7 +318,7 @@ NESL_C_END
 /* A MAP whose thunk reads segids (s) at its index (gen_kernel_ids): the
  * functor's pull (i, g, e) gets element i's segment g, found per tile as
  * the segment ids are (nesl_k_seg_tiles), so they are never stored.  As
- * in nesl_k_map, a thread pulls all NESL_SEGID_RUN of its elements of a
+ * in nesl_k_map, a thread pulls all RUN of its elements of a
  * full tile before it stores any: a pull is a chain of dependent loads
  * (the id, the segment's offset, the element), and a store between two
  * pulls kept the next chain from starting (it might alias); quicksort
@@ -299,19 +326,19 @@ NESL_C_END
 template <class F> struct NeslMapSegRun {
     F f;
     NeslDErr *e;
-    __device__ void tile(int64_t t0, int m, const int32_t *sid) const
+    template <int RUN> __device__ void tile(int64_t t0, int m, const int32_t *sid) const
     {
         typedef decltype(f.pull(0, 0, e)) R;
-        if (m == NESL_SEGID_TILE) {
-            R r[NESL_SEGID_RUN];
+        if (m == NESL_BLOCK * RUN) {
+            R r[RUN];
             NeslDErr le = nesl_derr_local();
 #pragma unroll
-            for (int k = 0; k < NESL_SEGID_RUN; k++) {
+            for (int k = 0; k < RUN; k++) {
                 int j = threadIdx.x + k * NESL_BLOCK;
                 r[k] = f.pull(t0 + j, sid[j], &le);
             }
 #pragma unroll
-            for (int k = 0; k < NESL_SEGID_RUN; k++) f.store(t0 + threadIdx.x + k * NESL_BLOCK, r[k]);
+            for (int k = 0; k < RUN; k++) f.store(t0 + threadIdx.x + k * NESL_BLOCK, r[k]);
             nesl_derr_merge(e, le);
         } else {
 #pragma unroll 1
@@ -340,12 +367,10 @@ template <class F> static void nesl_cu_map_seg(NeslRt *rt, const F &f, int64_t n
     if (l > 0) {
         const void *k = (const void *)nesl_k_map_seg_uniform<F>;
         nesl_cu_launch(rt, nesl_k_map_seg_uniform<F>, (unsigned)nesl_cu_grid(rt, k, (n + NESL_BLOCK - 1) / NESL_BLOCK), NESL_BLOCK, f, n, l, e);
+        nesl_cu_launched(rt, "MAP");
     } else {
-        const void *k = (const void *)nesl_k_seg_tiles<NeslMapSegRun<F>>;
-        nesl_cu_launch(rt, nesl_k_seg_tiles<NeslMapSegRun<F>>, (unsigned)nesl_cu_grid(rt, k, (n + NESL_SEGID_TILE - 1) / NESL_SEGID_TILE), NESL_BLOCK,
-                       offs, nsegs, n, NeslMapSegRun<F>{ f, e });
+        nesl_seg_tiles_launch(rt, "MAP", offs, nsegs, n, NeslMapSegRun<F>{ f, e });
     }
-    nesl_cu_launched(rt, "MAP");
 }
 
 #endif

@@ -40,7 +40,7 @@ NeslSd *nesl_sd_new(NeslRt *rt, int64_t nsegs) { return &sd_with(rt, nsegs, cu_d
 /* Segment ids written (nesl_k_seg_tiles). */
 struct SegidsStore {
     int32_t *ids;
-    __device__ void tile(int64_t t0, int m, const int32_t *sid) const
+    template <int RUN> __device__ void tile(int64_t t0, int m, const int32_t *sid) const
     {
         for (int j = threadIdx.x; j < m; j += NESL_BLOCK) ids[t0 + j] = sid[j];
     }
@@ -222,10 +222,7 @@ const int32_t *nesl_sd_segids(NeslRt *rt, NeslSd *cs)
             nesl_cu_launched(rt, "segment ids");
         } else if (s->total > 0) {
             const int64_t *o = nesl_sd_offs(rt, cs);
-            const void *k = (const void *)nesl_k_seg_tiles<SegidsStore>;
-            nesl_cu_launch(rt, nesl_k_seg_tiles<SegidsStore>, (unsigned)nesl_cu_grid(rt, k, (s->total + NESL_SEGID_TILE - 1) / NESL_SEGID_TILE), NESL_BLOCK,
-                o, s->s.nsegs, s->total, SegidsStore{ (int32_t *)s->ids.p });
-            nesl_cu_launched(rt, "segment ids");
+            nesl_seg_tiles_launch(rt, "segment ids", o, s->s.nsegs, s->total, SegidsStore{ (int32_t *)s->ids.p });
         }
     }
     return (const int32_t *)s->ids.p;
