@@ -99,10 +99,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 #pragma unroll
     for (int c = 0; c < K; c++) {
         int64_t pre = (int64_t)s_pre[c];
-        if (p.rank[c]) {
-            uint64_t rw = nesl_rank_word<IPT>(keep[c], (unsigned)pre + wbefore[c], lane);
-            if (lane < IPT && lane * 32 < wn) p.rank[c][(wlo >> 5) + lane] = rw;
-        }
+        if (p.rank[c]) nesl_store_rank<IPT>(p.rank[c], wlo >> 5, wn, keep[c], (unsigned)pre + wbefore[c], lane);
         if constexpr (STAGE) {   /* FILTER c's kept items at [0, ktile), stored in aligned runs */
             nesl_stage_kept(keep[c], it, wbefore[c], below, s_st);
             __syncthreads();

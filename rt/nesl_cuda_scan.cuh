@@ -900,6 +900,15 @@ template <int IPT> static __device__ __forceinline__ uint64_t nesl_rank_word(uns
     return mine;
 }
 
+/* The rank words of a warp's rows stored, row k's at rank[row0 + k], for
+ * the rows that hold items (wn: the warp's elements). */
+template <int IPT>
+static __device__ __forceinline__ void nesl_store_rank(uint64_t *rank, int64_t row0, int wn, unsigned keep, unsigned before, int lane)
+{
+    uint64_t rw = nesl_rank_word<IPT>(keep, before, lane);
+    if (lane < IPT && lane * 32 < wn) rank[row0 + lane] = rw;
+}
+
 template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MINB) nesl_k_filter(P p, int64_t n, NeslScanSt<P> st)
 {
     NESL_PDL_WAIT();
@@ -987,10 +996,7 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
             before += (unsigned)__popc(b);
         }
     }
-    if (p.rank) {
-        uint64_t rw = nesl_rank_word<IPT>(keep, (unsigned)pre + wbefore, lane);
-        if (lane < IPT && lane * 32 < wn) p.rank[((lo + w * WT) >> 5) + lane] = rw;
-    }
+    if (p.rank) nesl_store_rank<IPT>(p.rank, (lo + w * WT) >> 5, wn, keep, (unsigned)pre + wbefore, lane);
     if (lo + n_in == n && t == 0) {
         *p.total = pre + (long long)ktile;
         if (P::WITH_COUNTS) p.pre[n] = (int32_t)(pre + ktile);
