@@ -656,7 +656,7 @@ static const CVal *out_vec_len(Gen *g, SoacGen *s, LcuBase b, CExpr *cap, CExpr 
 /* The rank words of FILTER s's kept positions (SoacGen.pos_comp; vt:
  * its output vectors; n of them stored) for filter_sd, as a host
  * variable; NULL where none. */
-static CExpr *kept_rank(Gen *g, SoacGen *s, int n, CExpr *const *vt)
+static CExpr *rank_words(Gen *g, SoacGen *s, int n, CExpr *const *vt)
 {
     if (s->pos_comp < 0 || s->pos_comp >= n) return NULL;
     return sk_var(g, s->blk, "uint64_t *", "rank", cx_calln(g->a, "nesl_cu_kept_rank", 3, s->rt, vt[s->pos_comp], s->size));
@@ -695,7 +695,7 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
     }
     static const char *const fn[2][2] = { { "nesl_cu_filter<false>", "nesl_cu_filter<false, true>" },
                                           { "nesl_cu_filter<true>", "nesl_cu_filter<true, true>" } };
-    CExpr *rank = part || seg ? NULL : kept_rank(g, s, n, vt);
+    CExpr *rank = part || seg ? NULL : rank_words(g, s, n, vt);
     /* the count given (LcuSoac.kept): no wait, the lengths set from it at
      * once, the count checked at the next wait (nesl_cu_filter_kept); in a
      * group (g->counts_later), the count is read after the group's last
@@ -797,7 +797,7 @@ static void cu_filters(Gen *g, SoacGen *fs, int nf)
     args[3] = bool_lit(g, may_fail);   /* a record a FILTER: the first failing one's error is reported */
     for (int c = 0; c < nf; c++) {
         cnt[c] = sk_var(g, blk, "NeslCount", "cnt", NULL);
-        CExpr *rank = kept_rank(g, &fs[c], n, vt[c]);
+        CExpr *rank = rank_words(g, &fs[c], n, vt[c]);
         args[4 + c] = cx_calln(a, "nesl_filter_out", 2, cx_un(a, CU_ADDR, cnt[c]), rank ? rank : cx_name(a, "NULL"));
     }
     cs_expr(a, blk, cx_call(a, arena_strndup(a, fn, strlen(fn)), nf + 4, args));
