@@ -313,15 +313,94 @@ static int fsd_group_len(Gen *g, const LcuExpr *blk, int i)
     return m;
 }
 
-static const CEnv *gen_fsd_group(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *blk, int i, int m, CBlock *cb)
+/* Is bind j of blk `let s = op (x, y)` of variables, op a builtin? */
+static bool sd_op_bind(Gen *g, const LcuExpr *blk, int j, const char *op)
+{
+    const LcuBind *b = blk->u.block.binds[j];
+    const LcuExpr *r = b->rhs;
+    return b->nvars == 1 && is_builtin_call(g, r, op) && r->u.call.nargs == 2 && r->u.call.args[0]->kind == LE_VAR &&
+           r->u.call.args[1]->kind == LE_VAR;
+}
+
+/* The index among binds i..i+m-1 (one variable each) that binds x, else -1. */
+static int bound_at(const LcuExpr *blk, int i, int m, Sym x)
+{
+    for (int j = 0; j < m; j++)
+        if (in_vars(blk->u.block.binds[i + j], x)) return j;
+    return -1;
+}
+
+/* A later bind `let s = zip_sd (a, b)` of two of the m filter_sd's from
+ * bind i, with only inert binds between (the zip moves up to the group's
+ * launch, which computes it: nesl_filter_sd_group_zip): its index, with
+ * a's and b's places in the group, else -1. */
+static int fsd_zip_partner(Gen *g, const LcuExpr *blk, int i, int m, int *za, int *zb)
+{
+    for (int j = i + m; j < blk->u.block.nbinds; j++) {
+        if (sd_op_bind(g, blk, j, "zip_sd")) {
+            const LcuExpr *r = blk->u.block.binds[j]->rhs;
+            *za = bound_at(blk, i, m, r->u.call.args[0]->u.var);
+            *zb = bound_at(blk, i, m, r->u.call.args[1]->u.var);
+            if (*za >= 0 && *zb >= 0) return j;
+        }
+        if (!inert(g, blk->u.block.binds[j]->rhs)) return -1;
+    }
+    return -1;
+}
+
+/* The group's call; *zipped: the bind of a zip it also computes, else -1. */
+static const CEnv *gen_fsd_group(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *blk, int i, int m, int *zipped, CBlock *cb)
 {
     Arena *a = g->a;
     const char *kept = decl_array(g, cb, "const NeslVec *", "fsk", m), *sds = decl_array(g, cb, "NeslSd *", "fss", m);
     for (int j = 0; j < m; j++)
         cs_assign(a, cb, cx_index(a, cx_name(a, kept), cx_int(a, j)), gen_expr(g, env, ec, blk->u.block.binds[i + j]->rhs->u.call.args[1], cb)[0]);
     CExpr *sd = gen_expr(g, env, ec, blk->u.block.binds[i]->rhs->u.call.args[0], cb)[0];
-    cs_expr(a, cb, cx_calln(a, "nesl_filter_sd_group", 5, rt_of(g), sd, cx_int(a, m), cx_name(a, kept), cx_name(a, sds)));
-    return bind_group(g, env, blk, i, m, sds, cb);
+    int za, zb;
+    *zipped = fsd_zip_partner(g, blk, i, m, &za, &zb);
+    if (*zipped < 0) {
+        cs_expr(a, cb, cx_calln(a, "nesl_filter_sd_group", 5, rt_of(g), sd, cx_int(a, m), cx_name(a, kept), cx_name(a, sds)));
+        return bind_group(g, env, blk, i, m, sds, cb);
+    }
+    const char *zip = gen_fresh(g, "t");
+    cs_decl(a, cb, "NeslSd *", zip, NULL);
+    cs_expr(a, cb, cx_calln(a, "nesl_filter_sd_group_zip", 8, rt_of(g), sd, cx_int(a, m), cx_name(a, kept), cx_name(a, sds), cx_int(a, za),
+                            cx_int(a, zb), cx_un(a, CU_ADDR, cx_name(a, zip))));
+    env = bind_group(g, env, blk, i, m, sds, cb);
+    CExpr *z = cx_name(a, zip);
+    return gen_bind(g, env, blk->u.block.binds[*zipped], &z, cb);
+}
+
+/* Bind i is `let s1 = sum_sd (a, b)` and a later one `let s2 = sum_sd (s1,
+ * c)` of a c bound before i, with only inert binds between: s2's index
+ * (both come from one launch, nesl_sum_sd2), else -1. */
+static int sum_sd_partner(Gen *g, const LcuExpr *blk, int i)
+{
+    if (!g->skel->device || !sd_op_bind(g, blk, i, "sum_sd")) return -1;
+    Sym s1 = blk->u.block.binds[i]->vars[0];
+    for (int j = i + 1; j < blk->u.block.nbinds; j++) {
+        if (sd_op_bind(g, blk, j, "sum_sd")) {
+            const LcuExpr *r = blk->u.block.binds[j]->rhs;
+            if (r->u.call.args[0]->u.var == s1 && bound_at(blk, i, j - i, r->u.call.args[1]->u.var) < 0) return j;
+        }
+        if (!inert(g, blk->u.block.binds[j]->rhs)) return -1;
+    }
+    return -1;
+}
+
+static const CEnv *gen_sum_sd2(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *blk, int i, int j, CBlock *cb)
+{
+    Arena *a = g->a;
+    const LcuExpr *r1 = blk->u.block.binds[i]->rhs, *r2 = blk->u.block.binds[j]->rhs;
+    const char *s1 = gen_fresh(g, "t"), *s2 = gen_fresh(g, "t");
+    cs_decl(a, cb, "NeslSd *", s1, NULL);
+    cs_decl(a, cb, "NeslSd *", s2, NULL);
+    CExpr *x = gen_expr(g, env, ec, r1->u.call.args[0], cb)[0], *y = gen_expr(g, env, ec, r1->u.call.args[1], cb)[0];
+    CExpr *z = gen_expr(g, env, ec, r2->u.call.args[1], cb)[0];
+    cs_expr(a, cb, cx_calln(a, "nesl_sum_sd2", 6, rt_of(g), x, y, z, cx_un(a, CU_ADDR, cx_name(a, s1)), cx_un(a, CU_ADDR, cx_name(a, s2))));
+    CExpr *e1 = cx_name(a, s1), *e2 = cx_name(a, s2);
+    env = gen_bind(g, env, blk->u.block.binds[i], &e1, cb);
+    return gen_bind(g, env, blk->u.block.binds[j], &e2, cb);
 }
 
 static const CEnv *gen_sd_group(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *blk, int i, int m, CBlock *cb)
@@ -407,10 +486,12 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
     case LE_BLOCK: {
         int nb = e->u.block.nbinds;
         int from[nb + 1];   /* from[j]: the run that bind j's make_sd takes in, else -1 */
+        bool done[nb + 1];  /* bind j generated with an earlier one's call */
         const char *sdfn[nb + 1];
-        for (int j = 0; j < nb; j++) from[j] = -1;
+        for (int j = 0; j < nb; j++) from[j] = -1, done[j] = false;
         for (int i = 0; i < nb; i++) {
             const LcuBind *b = e->u.block.binds[i];
+            if (done[i]) continue;
             if (from[i] >= 0) {
                 env = gen_run_sd(g, env, ec, e->u.block.binds[from[i]], b, sdfn[i], blk);
                 continue;
@@ -425,8 +506,16 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
             }
             int mf = fsd_group_len(g, e, i);
             if (mf > 1) {
-                env = gen_fsd_group(g, env, ec, e, i, mf, blk);
+                int zipped;
+                env = gen_fsd_group(g, env, ec, e, i, mf, &zipped, blk);
+                if (zipped >= 0) done[zipped] = true;
                 i += mf - 1;
+                continue;
+            }
+            int s2 = sum_sd_partner(g, e, i);
+            if (s2 >= 0) {
+                env = gen_sum_sd2(g, env, ec, e, i, s2, blk);
+                done[s2] = true;
                 continue;
             }
             int m = sd_group_len(g, e, i, from);

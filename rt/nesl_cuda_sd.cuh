@@ -185,6 +185,13 @@ void nesl_make_sd_group(NeslRt *rt, int k, const NeslVec *const *lens, const int
 /* filter_sd (s, kept[j]) for j < k <= NESL_SD_GROUP_MAX into out[j]: one
  * launch (quicksort's three filters of one descriptor a level). */
 void nesl_filter_sd_group(NeslRt *rt, NeslSd *s, int k, const NeslVec *const *kept, NeslSd **out);
+/* The same, and zip_sd (out[za], out[zb]) into *zip, in the same launch
+ * where the rank words give the offsets (quicksort's lifted [lesser,
+ * greater] a level). */
+void nesl_filter_sd_group_zip(NeslRt *rt, NeslSd *s, int k, const NeslVec *const *kept, NeslSd **out, int za, int zb, NeslSd **zip);
+/* s1 = sum_sd (a, b) and s2 = sum_sd (s1, c) in one launch (a lifted
+ * a ++ b ++ c: quicksort's lesser ++ equal ++ greater a level). */
+void nesl_sum_sd2(NeslRt *rt, NeslSd *a, NeslSd *b, NeslSd *c, NeslSd **s1, NeslSd **s2);
 NESL_C_END
 
 /* The lengths of a vector. */

@@ -320,6 +320,21 @@ struct SdPart {
     __device__ int64_t off(int64_t g) const { return l ? o[g] : g * u; }
 };
 
+/* Where a derived descriptor's lengths and offsets go: offset g <= n,
+ * length g < n, the total (offset n) into its slot when pending. */
+struct SdOut {
+    int32_t *l, *o32;
+    int64_t *o, *tot;
+    __device__ void put(int64_t g, int64_t n, int64_t off, int32_t len) const
+    {
+        o[g] = off;
+        if (g < n) {
+            l[g] = len;
+            o32[g] = (int32_t)off;
+        } else if (tot) *tot = off;
+    }
+};
+
 static SdPart sd_part(NeslRt *rt, NeslSd *cs)
 {
     CuSd *s = (CuSd *)cs;
@@ -327,45 +342,29 @@ static SdPart sd_part(NeslRt *rt, NeslSd *cs)
     return SdPart{ (const int32_t *)cs->lens, nesl_sd_offs(rt, cs), 0 };
 }
 
-__global__ static void k_sum_sd(SdPart a, SdPart b, int64_t n, int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
+__global__ static void k_sum_sd(SdPart a, SdPart b, int64_t n, SdOut out)
 {
     NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
-        int64_t off = a.off(g) + b.off(g);
-        o[g] = off;
-        if (g < n) {
-            l[g] = a.len(g) + b.len(g);
-            o32[g] = (int32_t)off;
-        } else if (tot) *tot = off;
-    }
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride)
+        out.put(g, n, a.off(g) + b.off(g), g < n ? a.len(g) + b.len(g) : 0);
 }
 
-__global__ static void k_cat_sd(SdPart a, int64_t na, SdPart b, int64_t nb, int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
+__global__ static void k_cat_sd(SdPart a, int64_t na, SdPart b, int64_t nb, SdOut out)
 {
     NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x, n = na + nb;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
-        int64_t off = g < na ? a.off(g) : a.off(na) + b.off(g - na);
-        o[g] = off;
-        if (g < n) {
-            l[g] = g < na ? a.len(g) : b.len(g - na);
-            o32[g] = (int32_t)off;
-        } else if (tot) *tot = off;
-    }
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride)
+        out.put(g, n, g < na ? a.off(g) : a.off(na) + b.off(g - na), g < na ? a.len(g) : g < n ? b.len(g - na) : 0);
 }
 
-__global__ static void k_zip_sd(SdPart a, SdPart b, int64_t n, int32_t *l, int64_t *o, int32_t *o32, int64_t *tot)
+__global__ static void k_zip_sd(SdPart a, SdPart b, int64_t n, SdOut out)
 {
     NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= 2 * n; g += stride) {
-        int64_t k = g >> 1, off = (g & 1 ? a.off(k + 1) : a.off(k)) + b.off(k);
-        o[g] = off;
-        if (g < 2 * n) {
-            l[g] = g & 1 ? b.len(k) : a.len(k);
-            o32[g] = (int32_t)off;
-        } else if (tot) *tot = off;
+        int64_t k = g >> 1;
+        out.put(g, 2 * n, (g & 1 ? a.off(k + 1) : a.off(k)) + b.off(k), g == 2 * n ? 0 : g & 1 ? b.len(k) : a.len(k));
     }
 }
 
@@ -380,6 +379,11 @@ static CuSd *sd_with_offsets(NeslRt *rt, int64_t n)
     return s;
 }
 
+static SdOut sd_out(CuSd *s, int64_t *tot)
+{
+    return SdOut{ s->s.lens, (int32_t *)s->offs32.p, (int64_t *)s->offs.p, tot };
+}
+
 static CuSd *sd_derived(NeslRt *rt, int64_t n, CuSd *a, CuSd *b, int64_t **tot)
 {
     CuSd *s = sd_with_offsets(rt, n);
@@ -391,7 +395,7 @@ static CuSd *sd_derived(NeslRt *rt, int64_t n, CuSd *a, CuSd *b, int64_t **tot)
 
 /* sum_sd (op) or zip_sd of a and b, which have as many segments: its
  * nout segments from kernel k (one thread an offset, nout + 1 of them). */
-typedef void (*SdPairKernel)(SdPart, SdPart, int64_t, int32_t *, int64_t *, int32_t *, int64_t *);
+typedef void (*SdPairKernel)(SdPart, SdPart, int64_t, SdOut);
 
 static NeslSd *sd_pairwise(NeslRt *rt, const char *op, SdPairKernel k, NeslSd *ca, NeslSd *cb, int64_t nout)
 {
@@ -399,12 +403,36 @@ static NeslSd *sd_pairwise(NeslRt *rt, const char *op, SdPairKernel k, NeslSd *c
     int64_t *tot;
     CuSd *s = sd_derived(rt, nout, (CuSd *)ca, (CuSd *)cb, &tot);
     nesl_cu_launch(rt, k, (unsigned)cu_grid_for(rt, (const void *)k, nout + 1), NESL_BLOCK, sd_part(rt, ca), sd_part(rt, cb), ca->nsegs,
-                   s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
+                   sd_out(s, tot));
     nesl_cu_launched(rt, "segment descriptor");
     return &s->s;
 }
 
 NeslSd *nesl_sum_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb) { return sd_pairwise(rt, "sum_sd", k_sum_sd, ca, cb, ca->nsegs); }
+
+__global__ static void k_sum_sd2(SdPart a, SdPart b, SdPart c, int64_t n, SdOut s1, SdOut s2)
+{
+    NESL_PDL_WAIT();
+    int64_t stride = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g <= n; g += stride) {
+        int64_t off1 = a.off(g) + b.off(g);
+        s1.put(g, n, off1, g < n ? a.len(g) + b.len(g) : 0);
+        s2.put(g, n, off1 + c.off(g), g < n ? a.len(g) + b.len(g) + c.len(g) : 0);
+    }
+}
+
+void nesl_sum_sd2(NeslRt *rt, NeslSd *ca, NeslSd *cb, NeslSd *cc, NeslSd **s1, NeslSd **s2)
+{
+    if (ca->nsegs != cb->nsegs) nesl_sd_parts_differ(rt, "sum_sd", ca->nsegs, cb->nsegs);
+    if (ca->nsegs != cc->nsegs) nesl_sd_parts_differ(rt, "sum_sd", ca->nsegs, cc->nsegs);
+    int64_t n = ca->nsegs, *t1, *t2;
+    CuSd *r1 = sd_derived(rt, n, (CuSd *)ca, (CuSd *)cb, &t1), *r2 = sd_derived(rt, n, r1, (CuSd *)cc, &t2);
+    nesl_cu_launch(rt, k_sum_sd2, (unsigned)cu_grid_for(rt, (const void *)k_sum_sd2, n + 1), NESL_BLOCK, sd_part(rt, ca), sd_part(rt, cb),
+                   sd_part(rt, cc), n, sd_out(r1, t1), sd_out(r2, t2));
+    nesl_cu_launched(rt, "segment descriptor");
+    *s1 = &r1->s;
+    *s2 = &r2->s;
+}
 NeslSd *nesl_zip_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb) { return sd_pairwise(rt, "zip_sd", k_zip_sd, ca, cb, 2 * ca->nsegs); }
 
 NeslSd *nesl_cat_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
@@ -412,7 +440,7 @@ NeslSd *nesl_cat_sd(NeslRt *rt, NeslSd *ca, NeslSd *cb)
     int64_t na = ca->nsegs, nb = cb->nsegs, *tot;
     CuSd *s = sd_derived(rt, na + nb, (CuSd *)ca, (CuSd *)cb, &tot);
     nesl_cu_launch(rt, k_cat_sd, (unsigned)cu_grid_for(rt, (const void *)k_cat_sd, na + nb + 1), NESL_BLOCK, sd_part(rt, ca), na, sd_part(rt, cb), nb,
-                   s->s.lens, (int64_t *)s->offs.p, (int32_t *)s->offs32.p, tot);
+                   sd_out(s, tot));
     nesl_cu_launched(rt, "segment descriptor");
     return &s->s;
 }
@@ -453,6 +481,8 @@ struct FilterSdGroup {
     int64_t m[NESL_SD_GROUP_MAX];
     int32_t *l[NESL_SD_GROUP_MAX], *o32[NESL_SD_GROUP_MAX];
     int64_t *o[NESL_SD_GROUP_MAX];
+    int za, zb;   /* zip_sd (out[za], out[zb]) into z: blocks y = k (k_filter_sd_rank) */
+    SdOut z;
 };
 
 __global__ static void k_filter_sd(const int64_t *so, int64_t n, FilterSdGroup f, NeslDErr *e)
@@ -511,12 +541,25 @@ __global__ static void k_filter_sd_rank(const int64_t *so, int64_t n, FilterSdGr
 {
     NESL_PDL_WAIT();
     int j = blockIdx.y;
+    int64_t total = so[n], stride = (int64_t)gridDim.x * blockDim.x;
+    if (j == f.k) {   /* the zip: segment g of a at 2g, of b at 2g + 1 */
+        const uint64_t *ra = f.rank[f.za], *rb = f.rank[f.zb];
+        int64_t ma = f.m[f.za], mb = f.m[f.zb];
+        if (blockIdx.x == 0 && threadIdx.x == 0) f.z.put(2 * n, 2 * n, ma + mb, 0);
+        for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < n; g += stride) {
+            int64_t a0 = words_rank(ra, total, ma, so[g]), a1 = words_rank(ra, total, ma, so[g + 1]);
+            int64_t b0 = words_rank(rb, total, mb, so[g]), b1 = words_rank(rb, total, mb, so[g + 1]);
+            f.z.put(2 * g, 2 * n, a0 + b0, (int32_t)(a1 - a0));
+            f.z.put(2 * g + 1, 2 * n, a1 + b0, (int32_t)(b1 - b0));
+        }
+        return;
+    }
     const uint64_t *rank = f.rank[j];
-    int64_t m = f.m[j], total = so[n];
+    int64_t m = f.m[j];
     int32_t *l = f.l[j], *o32 = f.o32[j];
     int64_t *o = f.o[j];
     if (blockIdx.x == 0 && threadIdx.x == 0) o[n] = m;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < n; g += (int64_t)gridDim.x * blockDim.x) {
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < n; g += stride) {
         int64_t a = words_rank(rank, total, m, so[g]), b = words_rank(rank, total, m, so[g + 1]);
         o[g] = a;
         o32[g] = (int32_t)a;
@@ -528,7 +571,7 @@ __global__ static void k_filter_sd_rank(const int64_t *so, int64_t n, FilterSdGr
  * guarantees it; every runtime checks it, this one on the device).  Where
  * each kept vector has its FILTER's rank words over exactly s's total
  * positions, the words give the offsets (k_filter_sd_rank). */
-void nesl_filter_sd_group(NeslRt *rt, NeslSd *cs, int k, const NeslVec *const *kept, NeslSd **out)
+void nesl_filter_sd_group_zip(NeslRt *rt, NeslSd *cs, int k, const NeslVec *const *kept, NeslSd **out, int za, int zb, NeslSd **zip)
 {
     const int64_t *so = nesl_sd_offs(rt, cs);
     int64_t n = cs->nsegs;
@@ -553,7 +596,16 @@ void nesl_filter_sd_group(NeslRt *rt, NeslSd *cs, int k, const NeslVec *const *k
         ranked = ranked && v->rank.p && v->rank_n == total;
     }
     if (ranked) {
-        dim3 grid((unsigned)cu_grid_for(rt, (const void *)k_filter_sd_rank, n + 1), (unsigned)k);
+        bool z = za >= 0;
+        if (z) {
+            CuSd *s = sd_with_offsets(rt, 2 * n);
+            s->total = f.m[za] + f.m[zb];
+            f.za = za;
+            f.zb = zb;
+            f.z = sd_out(s, NULL);
+            *zip = &s->s;
+        }
+        dim3 grid((unsigned)cu_grid_for(rt, (const void *)k_filter_sd_rank, n + 1), (unsigned)(k + z));
         nesl_cu_launch(rt, k_filter_sd_rank, grid, NESL_BLOCK, so, n, f);
         nesl_cu_launched(rt, "segment descriptor");
         return;
@@ -565,6 +617,12 @@ void nesl_filter_sd_group(NeslRt *rt, NeslSd *cs, int k, const NeslVec *const *k
     nesl_cu_launch(rt, k_filter_sd, grid, NESL_BLOCK, so, n, f, nesl_cu_derr(rt));
     nesl_cu_launched(rt, "segment descriptor");
     nesl_cu_raise(rt);
+    if (za >= 0) *zip = nesl_zip_sd(rt, out[za], out[zb]);
+}
+
+void nesl_filter_sd_group(NeslRt *rt, NeslSd *cs, int k, const NeslVec *const *kept, NeslSd **out)
+{
+    nesl_filter_sd_group_zip(rt, cs, k, kept, out, -1, -1, NULL);
 }
 
 NeslSd *nesl_filter_sd(NeslRt *rt, NeslSd *s, const NeslVec *kept)

@@ -15,9 +15,13 @@
  * 3. Consecutive make_sd's are one call of nesl_make_sd_group (gen_host.c,
  * gen_sd_group), up to four, while their arguments are inert and name no
  * descriptor of the group; not in the C back end.
+ * 4. A zip_sd of two filter_sd's of one group comes from the group's call
+ * (nesl_filter_sd_group_zip), and sum_sd (sum_sd (a, b), c) from one call
+ * of nesl_sum_sd2, where only inert binds lie between and c is bound
+ * before the first sum; not across a run, nor in the C back end.
  * Without fusion (-O0), so the kernels are the program's.  The values are
  * checked by tests/codegen/sd_of_map.lcu, err_sd_of_map_*.lcu,
- * segids_map.lcu, sd_group.lcu and err_sd_group_*.lcu.  Uses $NESSLC (the harness sets it).
+ * segids_map.lcu, sd_group.lcu, err_sd_group_*.lcu and sd_fused.lcu.  Uses $NESSLC (the harness sets it).
  * Exit status 0 iff every check passes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -110,6 +114,33 @@ static const char *prog_group =
     "  return (w + x, total (sa), total (sb), total (sc), total (s1), total (s2), total (s3), total (s4), total (s5))\n"
     "}\n";
 
+static const char *prog_fused =
+    "kernel Pos (n : int) -> ([int], [int], [int]) {\n"
+    "  let a = FILTER { i => i } { j => band (j, 1) == 1 } (n)\n"
+    "  let b = FILTER { i => i } { j => j < 6 } (n)\n"
+    "  let c = FILTER { i => i } { j => rem (j, 3) == 0 } (n)\n"
+    "  return (a, b, c)\n"
+    "}\n"
+    "function main () -> (int, int, int, int, int, int) {\n"
+    "  let s : sd = make_sd ([3, 0, 5, 2, 0, 6], 16)\n"
+    "  let (pa : [int], pb : [int], pc : [int]) = run Pos (16)\n"
+    "  let sa : sd = filter_sd (s, pa)\n"             /* a group of two, zip (sb, sa) with it */
+    "  let sb : sd = filter_sd (s, pb)\n"
+    "  let la : [int] = lengths (sa)\n"
+    "  let z : sd = zip_sd (sb, sa)\n"
+    "  let sc : sd = filter_sd (s, pc)\n"             /* a run between: zip_sd apart */
+    "  let sd2 : sd = filter_sd (s, pa)\n"
+    "  let (qa : [int], qb : [int], qc : [int]) = run Pos (16)\n"
+    "  let z2 : sd = zip_sd (sc, sd2)\n"
+    "  let s1 : sd = sum_sd (sa, sb)\n"               /* one call */
+    "  let o1 : [int] = offsets (s1)\n"
+    "  let s2 : sd = sum_sd (s1, sc)\n"
+    "  let s3 : sd = sum_sd (sa, sc)\n"               /* c bound after: apart */
+    "  let s4 : sd = filter_sd (s, qa)\n"
+    "  let s5 : sd = sum_sd (s3, s4)\n"
+    "  return (total (z), total (z2), total (s2), total (s5), #la, #o1)\n"
+    "}\n";
+
 static int fails;
 
 
@@ -130,9 +161,9 @@ int main(void)
     char dir[] = "/tmp/nesl_sd_codegen_XXXXXX";
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
     char name[16], cmd[1024];
-    static const char *const progs[3] = { "p", "q", "r" };
-    const char *texts[3] = { prog_sd, prog_ids, prog_group };
-    for (int i = 0; i < 3; i++) {
+    static const char *const progs[4] = { "p", "q", "r", "f" };
+    const char *texts[4] = { prog_sd, prog_ids, prog_group, prog_fused };
+    for (int i = 0; i < 4; i++) {
         snprintf(name, sizeof name, "%s.lcu", progs[i]);
         if (!unit_write(dir, name, texts[i])) return 1;
         snprintf(cmd, sizeof cmd, "cd %s && %s -O0 --emit=cuda -o %s.cu %s.lcu && %s -O0 --emit=c -o %s.c %s.lcu", dir, nesslc,
@@ -162,6 +193,13 @@ int main(void)
     expect(dir, "s5 alone", "nesl_make_sd\\(rt, ", "r.cu", 1);
     expect(dir, "the C back end's make_sd's", "nesl_make_sd(_total)?\\(rt, ", "r.c", 8);
     expect(dir, "the C back end's groups", "nesl_make_sd_group", "r.c", 0);
+    expect(dir, "zip (sb, sa) with its group", "nesl_filter_sd_group_zip\\(rt, [^,]+, 2, [^,]+, [^,]+, 1, 0, ", "f.cu", 1);
+    expect(dir, "the group before a run", "nesl_filter_sd_group\\(rt, [^,]+, 2, ", "f.cu", 1);
+    expect(dir, "zip (sc, sd2) apart", "nesl_zip_sd\\(rt, ", "f.cu", 1);
+    expect(dir, "s1 and s2 in one call", "nesl_sum_sd2\\(rt, ", "f.cu", 1);
+    expect(dir, "s3 and s5 apart", "nesl_sum_sd\\(rt, ", "f.cu", 2);
+    expect(dir, "the C back end's zips and sums", "nesl_(zip_sd|sum_sd)\\(rt, ", "f.c", 6);
+    expect(dir, "the C back end's fused calls", "nesl_(filter_sd_group_zip|sum_sd2)", "f.c", 0);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 1;
     if (fails) return 1;
