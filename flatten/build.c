@@ -59,6 +59,7 @@ void fl_block_push(Fl *F, Block *b)
  * (a lifted split's two filters zip the same two sequences). */
 bool fl_lengths_checked(Fl *F, Sym a, Sym b)
 {
+    if (a == b) return true;
     for (Block *k = F->blk; k; k = k->outer)
         for (int i = 0; i + 1 < k->same_lens.len; i += 2) {
             Sym x = k->same_lens.items[i], y = k->same_lens.items[i + 1];

@@ -711,7 +711,7 @@ FVal fl_apply_fun(Fl *F, const Ctx *cx, FunDecl *fun, FVal arg, Span sp)
         return fl_expr(F, &body, f->body);
     }
     if (lifted) arg = materialize(F, cx, arg);
-    Sym name = fl_request_fun(F, f, lifted);
+    Sym name = fl_request_fun(F, f, lifted, lifted ? arg.n : 0, lifted ? arg.c : NULL);
     int extra = (lifted ? 1 : 0) + (f->is_prelude ? 1 : 0);
     LcuExpr **as = arena_alloc(F->a, sizeof *as * (size_t)(arg.n + extra + 1));
     int k = 0;

@@ -261,6 +261,10 @@ int fl_guard_kind(int prim);
 LcuExpr *fl_guard_fail(Fl *F, LcuExpr *site, int kind, LcuExpr *value, Span sp);
 
 /* ---- program.c ---- */
-Sym fl_request_fun(Fl *F, FunDecl *fun, bool lifted);
+/* The instance of fun (lifted or not) for a call with argument components
+ * args (n of them; NULL: none known): one per pattern of components the
+ * call passes as one variable (FunReq.same). */
+#define FL_ALIAS_MAX 64
+Sym fl_request_fun(Fl *F, FunDecl *fun, bool lifted, int nargs, const Sym *args);
 
 #endif

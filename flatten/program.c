@@ -17,6 +17,13 @@ struct FunReq {
     FunDecl *fun;
     bool lifted;
     int epoch;
+    /* same[i] = j <= i: every call passes argument component i as the same
+     * variable as component j (the first such), so the body reads one
+     * parameter for both.  Barnes-Hut's lifted split (b, flags) gets b's
+     * descriptor twice: its lengths check against itself went away, a
+     * REDUCE and a host wait each call. */
+    unsigned char same[FL_ALIAS_MAX];
+    int nsame;   /* components described by same; 0: none shared */
     Sym name;
     FunReq *next;
 };
@@ -49,15 +56,38 @@ FunDecl *fl_fun_body(Fl *F, FunDecl *fun, Span sp)
     return fun;
 }
 
-Sym fl_request_fun(Fl *F, FunDecl *fun, bool lifted)
+/* Argument components shared at a call (FunReq.same): their number, or 0
+ * where none is shared or there are too many to say. */
+static int shared_components(int n, const Sym *args, unsigned char *same)
+{
+    if (!args || n > FL_ALIAS_MAX) return 0;
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        same[i] = (unsigned char)i;
+        for (int j = 0; j < i; j++)
+            if (args[j] == args[i]) {
+                same[i] = (unsigned char)j;
+                any = true;
+                break;
+            }
+    }
+    return any ? n : 0;
+}
+
+Sym fl_request_fun(Fl *F, FunDecl *fun, bool lifted, int nargs, const Sym *args)
 {
     int epoch = F->defs ? F->cur_form : 0;
+    unsigned char same[FL_ALIAS_MAX];
+    int nsame = shared_components(nargs, args, same);
     for (FunReq *r = F->reqs; r; r = r->next)
-        if (r->fun == fun && r->lifted == lifted && r->epoch == epoch) return r->name;
+        if (r->fun == fun && r->lifted == lifted && r->epoch == epoch && r->nsame == nsame && !memcmp(r->same, same, (size_t)nsame))
+            return r->name;
     FunReq *r = arena_alloc(F->a, sizeof *r);
     r->fun = fun;
     r->lifted = lifted;
     r->epoch = epoch;
+    r->nsame = nsame;
+    memcpy(r->same, same, (size_t)nsame);
     char buf[256];
     int k = snprintf(buf, sizeof buf, "%s_", lifted ? "fl" : "f");
     for (const char *s = fun->name; *s && k < 200; s++) buf[k++] = isalnum((unsigned char)*s) ? *s : '_';
@@ -114,7 +144,12 @@ static void compile_fun(Fl *F, FunReq *r)
         args[i] = fl_fresh(F, t->kind == LT_SD ? "s" : t->kind == LT_VEC ? "v" : "x");
         ps[k++] = param(F, args[i], t);
     }
-    FVal arg = fv_make(F, ft->arg, r->lifted, ts.len, args);
+    Sym *bound = args;   /* what the body reads: a shared component's first parameter */
+    if (r->nsame == ts.len) {
+        bound = arena_alloc(F->a, sizeof *bound * (size_t)(ts.len + 1));
+        for (int i = 0; i < ts.len; i++) bound[i] = args[r->same[i]];
+    }
+    FVal arg = fv_make(F, ft->arg, r->lifted, ts.len, bound);
     cx.env = fl_bind(F, NULL, fun->param, arg);
     Block b;
     fl_block_push(F, &b);
@@ -123,7 +158,7 @@ static void compile_fun(Fl *F, FunReq *r)
          * fail, and cost a comparison on the CPU) gives fusion the size
          * facts #v = n of the parameters (fusion/fu_pdg.c). */
         PtrVec outer = { 0 };
-        fv_outer_comps(F, ft->arg, args, &outer);
+        fv_outer_comps(F, ft->arg, bound, &outer);
         for (int i = 0; i < outer.len; i++)
             fl_check(F, &cx, fun->span, X_bin(F, LOP_NE, X_len(F, (Sym)outer.items[i]), X_var(F, cx.count)),
                      "Length mismatch in apply-to-each.");
