@@ -440,10 +440,12 @@ static FVal fl_each(Fl *F, const Ctx *cx, Expr *e)
         for (int g = 1; g < k; g++) {
             if (fl_lengths_checked(F, outer_sd, lseq_sd(seqs[g]))) continue;
             fl_note_lengths_checked(F, outer_sd, lseq_sd(seqs[g]));
-            Sym lg = fl_sd_lengths(F, lseq_sd(seqs[g]));
+            /* against a uniform descriptor (Barnes-Hut's four corners a
+             * cell), its length itself: no MAP of copies to read */
+            LcuExpr *ug = fl_sd_uniform_len(F, lseq_sd(seqs[g]));
             Sym i = fl_fresh(F, "i");
-            Sym bad = fl_map(F, LB_BOOL, i, X_bin(F, LOP_NE, X_idx(F, l0, X_var(F, i)), X_idx(F, lg, X_var(F, i))),
-                             X_len(F, l0));
+            LcuExpr *gi = ug ? ug : X_idx(F, fl_sd_lengths(F, lseq_sd(seqs[g])), X_var(F, i));
+            Sym bad = fl_map(F, LB_BOOL, i, X_bin(F, LOP_NE, X_idx(F, l0, X_var(F, i)), gi), X_len(F, l0));
             fl_check(F, cx, e->span, X_var(F, fl_any(F, bad)), "Length mismatch in apply-to-each.");
         }
         in.count = fl_sd_total(F, outer_sd);

@@ -151,6 +151,8 @@ Sym fl_sd_lengths(Fl *F, Sym sd);
 Sym fl_sd_offsets(Fl *F, Sym sd);
 Sym fl_sd_segids(Fl *F, Sym sd);
 Sym fl_sd_total(Fl *F, Sym sd);                                 /* int */
+/* Every segment's length where sd is uniform (dist_sd in scope), else NULL. */
+LcuExpr *fl_sd_uniform_len(Fl *F, Sym sd);
 Sym fl_make_sd_total(Fl *F, Sym lens, LcuExpr *total);          /* make_sd (lens, total): the sum known */
 Sym fl_make_sd(Fl *F, Sym lens);
 Sym fl_sum_sd(Fl *F, Sym a, Sym b);   /* segment k: a's length + b's (#a = #b) */

@@ -58,6 +58,12 @@ Sym fl_sd_segids(Fl *F, Sym sd)
     return fl_map(F, LB_INT, p, X_call2(F, "div_in", X_var(F, p), X_var(F, u->len)), X_var(F, u->total));
 }
 
+LcuExpr *fl_sd_uniform_len(Fl *F, Sym sd)
+{
+    const UniformSd *u = uniform(F, sd);
+    return u ? X_var(F, u->len) : NULL;
+}
+
 Sym fl_sd_total(Fl *F, Sym sd)
 {
     const UniformSd *u = uniform(F, sd);
