@@ -21,8 +21,64 @@ void fl_emitn(Fl *F, int n, Sym *vars, const LcuType **ts, LcuExpr *rhs)
     ptrvec_push(F->a, &F->blk->binds, lcu_bind(F->a, NOSPAN, n, vars, ts, rhs));
 }
 
+/* An earlier binding in scope of n variables to the same SOAC as rhs (or
+ * the same pure CPU expression, pure_cpu): its variables, else NULL.  A SOAC is a pure function of the variables it
+ * names, and an earlier one that fails stops the program before this one,
+ * so the second computes nothing new (Barnes-Hut's build sums its kids'
+ * sizes twice a level: for `size` and for flatten's lengths). */
+static bool same_types(int n, const LcuType *const *x, const LcuType *const *y)
+{
+    for (int i = 0; i < n; i++)
+        if (!lcu_t_equal(x[i], y[i])) return false;
+    return true;
+}
+
+/* What evaluates to the same value wherever the same names are in scope,
+ * and so needs evaluating once: arithmetic of variables and literals (an
+ * error it raises, the first evaluation raised), a descriptor's lengths,
+ * offsets, segment ids or total, and the descriptor builtins over such.
+ * Not check, a library call or a function's. */
+static bool pure_cpu(const LcuExpr *e)
+{
+    switch (e->kind) {
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_VAR: case LE_LEN: return true;
+    case LE_BINOP: return pure_cpu(e->u.bin.l) && pure_cpu(e->u.bin.r);
+    case LE_UNOP: return pure_cpu(e->u.un.e);
+    case LE_CALL: {
+        static const char *const fs[] = { "lengths", "offsets", "segids", "total", "make_sd", "dist_sd", "sum_sd", "cat_sd", "zip_sd", "filter_sd" };
+        bool known = false;
+        for (size_t i = 0; i < sizeof fs / sizeof *fs; i++) known = known || !strcmp(e->u.call.name, fs[i]);
+        for (int i = 0; known && i < e->u.call.nargs; i++) known = pure_cpu(e->u.call.args[i]);
+        return known;
+    }
+    case LE_UNIT: case LE_STRING: case LE_TUPLE: case LE_VECLIT: case LE_RECUR: case LE_LET: case LE_LOOP: case LE_IF: case LE_INDEX:
+    case LE_RUN: case LE_BLOCK: case LE_SOAC: case LE_LIB:
+        return false;
+    }
+    return false;
+}
+
+static bool same_rhs(const LcuExpr *a, const LcuExpr *b)
+{
+    if (a->kind == LE_SOAC) return b->kind == LE_SOAC && lcu_soac_alpha_equal(a->u.soac, b->u.soac);
+    return pure_cpu(b) && lcu_expr_equal(a, b);
+}
+
+static Sym *same_soac(Fl *F, int n, const LcuType *const *ts, const LcuExpr *rhs)
+{
+    if (rhs->kind != LE_SOAC && !pure_cpu(rhs)) return NULL;
+    for (Block *k = F->blk; k; k = k->outer)
+        for (int i = k->binds.len - 1; i >= 0; i--) {
+            LcuBind *b = k->binds.items[i];
+            if (b->nvars == n && same_types(n, b->types, ts) && same_rhs(rhs, b->rhs)) return b->vars;
+        }
+    return NULL;
+}
+
 Sym fl_emit(Fl *F, const LcuType *t, LcuExpr *rhs)
 {
+    Sym *same = same_soac(F, 1, &t, rhs);
+    if (same) return same[0];
     Sym *v = arena_alloc(F->a, sizeof *v);
     const LcuType **ts = arena_alloc(F->a, sizeof *ts);
     v[0] = fl_fresh(F, t->kind == LT_SD ? "s" : t->kind == LT_VEC ? "v" : "x");
@@ -38,6 +94,8 @@ Sym *fl_emit_tuple(Fl *F, int n, const LcuType **ts, LcuExpr *rhs)
         fl_emit(F, T_base(F, LB_UNIT), rhs);
         return v;
     }
+    Sym *same = same_soac(F, n, ts, rhs);
+    if (same) return same;
     for (int i = 0; i < n; i++)
         v[i] = fl_fresh(F, ts[i]->kind == LT_SD ? "s" : ts[i]->kind == LT_VEC ? "v" : "x");
     const LcuType **tc = arena_alloc(F->a, sizeof *tc * (size_t)n);

@@ -197,6 +197,12 @@ typedef struct LcuSoac {
     Sym *same_len;
 } LcuSoac;
 
+/* The same expression of a thunk's kinds (literals, variables, operators,
+ * lets, calls), names bound inside paired; false for CPU-level kinds. */
+bool lcu_expr_equal(const LcuExpr *x, const LcuExpr *y);
+/* The same SOAC up to the names its thunks bind: kind, arguments, kept. */
+bool lcu_soac_alpha_equal(const LcuSoac *x, const LcuSoac *y);
+
 typedef struct LcuParam { Sym name; const LcuType *type; Span span; } LcuParam;
 
 typedef struct LcuKBind {     /* let xs = SOAC args */

@@ -405,3 +405,17 @@ bool lcu_thunk_alpha_equal(const LcuThunk *x, const LcuThunk *y)
     for (int i = 0; i < x->nparams; i++) ren[i] = (Renaming){ x->params[i], y->params[i], i ? &ren[i - 1] : NULL };
     return alpha_equal(x->body, y->body, x->nparams ? &ren[x->nparams - 1] : NULL);
 }
+
+bool lcu_expr_equal(const LcuExpr *x, const LcuExpr *y) { return alpha_equal(x, y, NULL); }
+
+bool lcu_soac_alpha_equal(const LcuSoac *x, const LcuSoac *y)
+{
+    if (x->kind != y->kind || x->nargs != y->nargs || !x->kept != !y->kept) return false;
+    if (x->kept && !alpha_equal(x->kept, y->kept, NULL)) return false;
+    for (int i = 0; i < x->nargs; i++) {
+        const LcuArg *a = x->args[i], *b = y->args[i];
+        if (a->kind != b->kind) return false;
+        if (a->kind == LA_THUNK ? !lcu_thunk_alpha_equal(a->u.thunk, b->u.thunk) : !alpha_equal(a->u.expr, b->u.expr, NULL)) return false;
+    }
+    return true;
+}
