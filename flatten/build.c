@@ -21,11 +21,6 @@ void fl_emitn(Fl *F, int n, Sym *vars, const LcuType **ts, LcuExpr *rhs)
     ptrvec_push(F->a, &F->blk->binds, lcu_bind(F->a, NOSPAN, n, vars, ts, rhs));
 }
 
-/* An earlier binding in scope of n variables to the same SOAC as rhs (or
- * the same pure CPU expression, pure_cpu): its variables, else NULL.  A SOAC is a pure function of the variables it
- * names, and an earlier one that fails stops the program before this one,
- * so the second computes nothing new (Barnes-Hut's build sums its kids'
- * sizes twice a level: for `size` and for flatten's lengths). */
 static bool same_types(int n, const LcuType *const *x, const LcuType *const *y)
 {
     for (int i = 0; i < n; i++)
@@ -64,6 +59,12 @@ static bool same_rhs(const LcuExpr *a, const LcuExpr *b)
     return pure_cpu(b) && lcu_expr_equal(a, b);
 }
 
+/* An earlier binding in scope of n variables of types ts to the same SOAC
+ * as rhs, or to the same pure CPU expression (pure_cpu): its variables,
+ * else NULL.  Each is a pure function of the variables it names, and where
+ * the first evaluation fails the program stops before the second, so the
+ * second computes nothing new (Barnes-Hut's build summed its kids' sizes
+ * twice a level: for `size` and for flatten's lengths). */
 static Sym *same_soac(Fl *F, int n, const LcuType *const *ts, const LcuExpr *rhs)
 {
     if (rhs->kind != LE_SOAC && !pure_cpu(rhs)) return NULL;
