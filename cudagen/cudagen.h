@@ -85,7 +85,15 @@ typedef struct Gen {
      * statements that read their counts, emitted after the last launch of
      * the group (gen_kernel.c), so the host waits once for all */
     CBlock *counts_later;
+    /* per kernel of prog, per result: the host reads it only as
+     * filter_sd's kept positions or by # (gen_uses.c) */
+    bool **kept_only;
 } Gen;
+
+/* Fill g->kept_only from every run in the program. */
+void gen_kernel_uses(Gen *g);
+/* Is result j of kernel k read only as filter_sd's kept positions or by #? */
+bool gen_kept_only(const Gen *g, const LcuKernel *k, int j);
 
 /* A fresh C identifier "base_N" (base sanitized to [A-Za-z0-9_]). */
 const char *gen_fresh(Gen *g, const char *base);
@@ -202,6 +210,8 @@ typedef struct SoacGen {
                                   compute the flag in pred instead and leave it empty */
     int pos_comp;              /* FILTER: the flat component of the pull that is its index
                                   (the kept positions, ascending), else -1 */
+    bool pos_dead;             /* FILTER: nothing reads that output but filter_sd (gen_uses.c):
+                                  a skeleton with rank words may leave it unstored */
 } SoacGen;
 
 typedef void (*SkelFn)(Gen *g, SoacGen *s);

@@ -150,6 +150,17 @@ static int filter_pos_comp(const LcuSoac *s)
     return -1;
 }
 
+/* Is the FILTER's output of positions (component c, filter_pos_comp)
+ * read by nothing but filter_sd: no later SOAC of the kernel, and each
+ * result it is read only so on the host (gen_kept_only)? */
+static bool pos_dead(const Gen *g, const LcuKernel *k, const LcuKBind *b, int c)
+{
+    if (c >= b->nvars || kernel_reads(k, b->vars[c])) return false;
+    for (int i = 0; i < k->nrets; i++)
+        if (k->rets[i] == b->vars[c] && !gen_kept_only(g, k, i)) return false;
+    return true;
+}
+
 /* ---- one SOAC ---- */
 /* nbinds: the bindings generated as SOACs (gen_kernel_sd: all but the last) */
 typedef struct KCtx { const LcuKernel *k; int nbinds; CBlock *body; CExpr *rt, *err; const CEnv *env; } KCtx;
@@ -256,6 +267,7 @@ static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
     sg.out = arena_alloc(a, sizeof *sg.out * (size_t)b->nvars);
     sg.flag_dead = filter_flag_dead(kc->k, b);
     sg.pos_comp = filter_pos_comp(s);
+    sg.pos_dead = sg.pos_comp >= 0 && pos_dead(g, kc->k, b, sg.pos_comp);
     *out = sg;
 }
 

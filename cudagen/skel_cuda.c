@@ -18,6 +18,8 @@ typedef struct Functor {
     CStruct *st;          /* S_N: fields filled by capture() */
     const char *rname;    /* R_N: τ's components c0.. */
     CExpr *var;           /* the host instance, after capture() */
+    int skip;             /* a FILTER's positions left to its rank words (SoacGen.pos_dead)
+                             and not in R: its index instead, else -1 */
 } Functor;
 
 static const char *cat(Gen *g, const char *a, const char *b)
@@ -45,16 +47,19 @@ static CStruct *new_struct(Gen *g, const char *name)
     return st;
 }
 
+/* R leaves out the positions where another component remains (an empty
+ * R would not stage): the items are a word narrower, more of them a
+ * thread (quicksort's three FILTERs: 8 to 16) */
 static Functor functor_new(Gen *g, SoacGen *s)
 {
-    Functor f = { g, s, NULL, NULL, NULL };
+    Functor f = { g, s, NULL, NULL, NULL, s->pos_dead && s->n > 1 && s->pos_comp < s->n ? s->pos_comp : -1 };
     CStruct *r = new_struct(g, gen_fresh(g, "R"));
-    r->n = s->n;
     r->types = arena_alloc(g->a, sizeof *r->types * (size_t)s->n);
     r->fields = arena_alloc(g->a, sizeof *r->fields * (size_t)s->n);
     for (int k = 0; k < s->n; k++) {
-        r->types[k] = gen_base_ctype(g, s->tau[k]);
-        r->fields[k] = comp_name(g, k);
+        if (k == f.skip) continue;
+        r->types[r->n] = gen_base_ctype(g, s->tau[k]);
+        r->fields[r->n++] = comp_name(g, k);
     }
     f.rname = r->name;
     f.st = new_struct(g, gen_fresh(g, "S"));
@@ -110,7 +115,8 @@ static void return_r(Functor *f, CBlock *blk, CExpr **res)
 {
     Arena *a = f->g->a;
     cs_decl(a, blk, f->rname, "r", NULL);
-    for (int k = 0; k < f->s->n; k++) cs_assign(a, blk, cx_member(a, cx_name(a, "r"), comp_name(f->g, k)), res[k]);
+    for (int k = 0; k < f->s->n; k++)
+        if (k != f->skip) cs_assign(a, blk, cx_member(a, cx_name(a, "r"), comp_name(f->g, k)), res[k]);
     cs_return(a, blk, cx_name(a, "r"));
 }
 
@@ -157,7 +163,8 @@ static void m_pred_of(Functor *f, SoacGen *s, const char *name)
     CBlock *b = method(f, "bool", name, 3, cref(f), "x", "int64_t", "it", "NeslDErr *", "derr");
     cs_expr(g->a, b, cx_cast(g->a, "void", cx_name(g->a, "it")));
     CExpr *args[s->n];
-    for (int k = 0; k < s->n; k++) args[k] = cx_member(g->a, cx_name(g->a, "x"), comp_name(g, k));
+    for (int k = 0; k < s->n; k++)
+        args[k] = k == f->skip ? cx_cast(g->a, "int32_t", cx_name(g->a, "it")) : cx_member(g->a, cx_name(g->a, "x"), comp_name(g, k));
     cs_return(g->a, b, apply(f, &s->aux, b, s->n, args, s->tau, NULL)[0]);
 }
 
@@ -188,13 +195,15 @@ static void m_index(Functor *f)
     cs_return(a, b, apply(f, &f->s->aux, b, 1, &arg, &base, f->s->range)[0]);
 }
 
-/* void NAME(int64_t i, const R &r): dst[k][i] = r.ck */
+/* void NAME(int64_t i, const R &r): dst[k][i] = r.ck, but for positions
+ * left to the rank words */
 static void m_store(Functor *f, const char *name, CExpr **dst)
 {
     Gen *g = f->g;
     CBlock *b = method(f, "void", name, 2, "int64_t", "i", cref(f), "r");
+    if (f->s->pos_dead) cs_expr(g->a, b, cx_cast(g->a, "void", cx_name(g->a, "r")));
     for (int k = 0; k < f->s->n; k++)
-        cs_assign(g->a, b, cx_index(g->a, dst[k], cx_name(g->a, "i")), cx_member(g->a, cx_name(g->a, "r"), comp_name(g, k)));
+        if (!(f->s->pos_dead && k == f->s->pos_comp)) cs_assign(g->a, b, cx_index(g->a, dst[k], cx_name(g->a, "i")), cx_member(g->a, cx_name(g->a, "r"), comp_name(g, k)));
 }
 
 /* ---- closure conversion: host variables named in the methods become
@@ -659,7 +668,8 @@ static const CVal *out_vec_len(Gen *g, SoacGen *s, LcuBase b, CExpr *cap, CExpr 
 static CExpr *rank_words(Gen *g, SoacGen *s, int n, CExpr *const *vt)
 {
     if (s->pos_comp < 0 || s->pos_comp >= n) return NULL;
-    return sk_var(g, s->blk, "uint64_t *", "rank", cx_calln(g->a, "nesl_cu_kept_rank", 3, s->rt, vt[s->pos_comp], s->size));
+    const char *fn = s->pos_dead ? "nesl_cu_kept_rank_only" : "nesl_cu_kept_rank";
+    return sk_var(g, s->blk, "uint64_t *", "rank", cx_calln(g->a, fn, 3, s->rt, vt[s->pos_comp], s->size));
 }
 
 static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
@@ -781,6 +791,9 @@ static void cu_filters(Gen *g, SoacGen *fs, int nf)
     int n = s->n;
     CExpr *kept[nf], *dt[nf][n], *vt[nf][n], *args[nf + 4], *cnt[nf];
     CExpr **dst[nf];
+    bool dead = true;   /* one R for all: positions left out of all or of none */
+    for (int c = 0; c < nf; c++) dead = dead && fs[c].pos_dead && fs[c].pos_comp == s->pos_comp;
+    for (int c = 0; c < nf; c++) fs[c].pos_dead = dead;
     for (int c = 0; c < nf; c++) {
         kept[c] = sk_var(g, blk, "int64_t", "kept", cx_int(a, 0));
         for (int k = 0; k < n; k++) fs[c].out[k] = out_vec_len(g, &fs[c], fs[c].tau[k], s->size, kept[c], &dt[c][k], &vt[c][k]);

@@ -111,6 +111,11 @@ void *nesl_cu_tmp(NeslRt *rt, size_t bytes, bool zero);
  * and filter_sd (s, pos) reads them instead of merging s's starts with pos
  * (rt_cuda_sd.cu).  NULL where pos is NULL or n <= 0. */
 uint64_t *nesl_cu_kept_rank(NeslRt *rt, NeslVec *pos, int64_t n);
+/* The same for a FILTER that does not store pos itself (SoacGen.pos_dead:
+ * the host reads pos only as filter_sd's kept positions, or its length):
+ * filter_sd reads the words, and where it must merge instead (s's total
+ * still pending) writes pos from them first (rt_cuda_sd.cu). */
+uint64_t *nesl_cu_kept_rank_only(NeslRt *rt, NeslVec *pos, int64_t n);
 /* Device memory for a small result the host fetches next (nesl_cu_to_host
  * copies it with the error records in one go); a frame's block when the
  * area is taken or too small. */

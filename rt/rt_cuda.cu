@@ -281,6 +281,13 @@ uint64_t *nesl_cu_kept_rank(NeslRt *rt, NeslVec *pos, int64_t n)
     return (uint64_t *)v->rank.p;
 }
 
+uint64_t *nesl_cu_kept_rank_only(NeslRt *rt, NeslVec *pos, int64_t n)
+{
+    uint64_t *r = nesl_cu_kept_rank(rt, pos, n);
+    if (r) ((CuVec *)pos)->unwritten = true;
+    return r;
+}
+
 NeslVec *nesl_vec_zero(NeslRt *rt, NeslBase b, int64_t len)
 {
     NeslVec *v = nesl_vec_new(rt, b, len);

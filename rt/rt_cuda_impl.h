@@ -34,8 +34,10 @@ typedef struct FreeBlk { void *p; struct FreeBlk *next; } FreeBlk;
 
 /* Host wrappers: the public struct first, then what the runtime keeps. */
 /* rank, rank_n: a FILTER's rank words for the vector of the positions it
- * kept of 0..rank_n-1 (nesl_cu_kept_rank), or none (rank.p NULL). */
-typedef struct CuVec { NeslVec v; DBuf d; void *host; size_t host_cap; DBuf rank; int64_t rank_n; } CuVec;
+ * kept of 0..rank_n-1 (nesl_cu_kept_rank), or none (rank.p NULL);
+ * unwritten: the FILTER left the positions to its words
+ * (nesl_cu_kept_rank_only), cu_vec_positions writes them. */
+typedef struct CuVec { NeslVec v; DBuf d; void *host; size_t host_cap; DBuf rank; int64_t rank_n; bool unwritten; } CuVec;
 /* ulen: the length of every segment of a dist_sd descriptor, else -1;
  * unfilled: a dist_sd whose lens and offs are not written yet (sd_fill);
  * offs32: the offsets as ints, made with offs by the scan (none for a

@@ -561,6 +561,31 @@ __global__ static void k_filter_sd_rank(const int64_t *so, int64_t n, FilterSdGr
     }
 }
 
+/* The kept positions of 0..n-1 from their rank words: position q, where
+ * kept, at its rank. */
+__global__ static void k_rank_positions(const uint64_t *rank, int64_t n, int32_t *pos)
+{
+    NESL_PDL_WAIT();
+    for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q < n; q += (int64_t)gridDim.x * blockDim.x) {
+        uint64_t x = rank[q >> 5];
+        unsigned bit = 1u << (q & 31);
+        if ((unsigned)x & bit) pos[(x >> 32) + (uint64_t)__popc((unsigned)x & (bit - 1u))] = (int32_t)q;
+    }
+}
+
+/* A FILTER's positions that it left to its rank words (CuVec.unwritten),
+ * written for a reader of the positions themselves: the merge below. */
+static void cu_vec_positions(NeslRt *rt, const NeslVec *pos)
+{
+    CuVec *v = (CuVec *)pos;
+    if (!v->unwritten) return;
+    v->unwritten = false;
+    if (v->v.len == 0) return;
+    int64_t grid = cu_grid_for(rt, (const void *)k_rank_positions, v->rank_n);
+    nesl_cu_launch(rt, k_rank_positions, (unsigned)grid, NESL_BLOCK, (const uint64_t *)v->rank.p, v->rank_n, (int32_t *)v->v.data);
+    nesl_cu_launched(rt, "segment descriptor");
+}
+
 /* The kept positions ascend within s (a FILTER's indices: the flattener
  * guarantees it; every runtime checks it, this one on the device).  Where
  * each kept vector has its FILTER's rank words over exactly s's total
@@ -605,7 +630,10 @@ void nesl_filter_sd_group_zip(NeslRt *rt, NeslSd *cs, int k, const NeslVec *cons
         return;
     }
     int64_t most = n;
-    for (int j = 0; j < k; j++) most = n + f.m[j] > most ? n + f.m[j] : most;
+    for (int j = 0; j < k; j++) {
+        cu_vec_positions(rt, kept[j]);
+        most = n + f.m[j] > most ? n + f.m[j] : most;
+    }
     dim3 grid((unsigned)cu_grid_for(rt, (const void *)k_filter_sd, (most + FSD_ITEMS - 1) / FSD_ITEMS + 1), (unsigned)k);
     nesl_cu_raise(rt);   /* a record of its own, as a checked make_sd's (sd_open) */
     nesl_cu_launch(rt, k_filter_sd, grid, NESL_BLOCK, so, n, f, nesl_cu_derr(rt));
