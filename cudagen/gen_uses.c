@@ -20,6 +20,7 @@ typedef struct Uses {
     Gen *g;
     Use *u;
     int n, cap;
+    PtrVec runs;               /* the function's binds of a run */
     bool **ok;                 /* per kernel of the program, per result */
 } Uses;
 
@@ -75,7 +76,8 @@ static void walk_bind(Uses *u, const LcuBind *b)
 {
     bound(u, b->nvars, b->vars);
     const LcuExpr *r = b->rhs;
-    if (r->kind == LE_RUN) {   /* bound name by name: decided once the function is walked (kernel_results) */
+    if (r->kind == LE_RUN) {   /* bound name by name: decided once the function is walked (bind_results) */
+        ptrvec_push(u->g->a, &u->runs, (void *)b);
         for (int i = 0; i < r->u.call.nargs; i++) walk(u, r->u.call.args[i]);
         return;
     }
@@ -120,16 +122,10 @@ static void walk(Uses *u, const LcuExpr *e)
     }
 }
 
-/* The runs of f bound name by name, once f's reads are counted. */
-static void kernel_results(Uses *u, const LcuExpr *e);
-
+/* A run bound name by name, once its function's reads are counted. */
 static void bind_results(Uses *u, const LcuBind *b)
 {
     const LcuExpr *r = b->rhs;
-    if (r->kind != LE_RUN) {
-        kernel_results(u, r);
-        return;
-    }
     int k = kernel_index(u->g->prog, r->u.call.name);
     if (k < 0) return;
     const LcuKernel *K = u->g->prog->kernels[k];
@@ -139,36 +135,10 @@ static void bind_results(Uses *u, const LcuBind *b)
     }
 }
 
-static void kernel_results(Uses *u, const LcuExpr *e)
-{
-    switch (e->kind) {
-    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_STRING: case LE_LEN:
-    case LE_VAR: case LE_INDEX: case LE_SOAC: case LE_RUN:
-        return;
-    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
-        for (int i = 0; i < e->u.tuple.n; i++) kernel_results(u, e->u.tuple.elems[i]);
-        return;
-    case LE_LET: case LE_LOOP: bind_results(u, e->u.let.bind); kernel_results(u, e->u.let.body); return;
-    case LE_IF: kernel_results(u, e->u.if_.cond); kernel_results(u, e->u.if_.then_e); kernel_results(u, e->u.if_.else_e); return;
-    case LE_BINOP: kernel_results(u, e->u.bin.l); kernel_results(u, e->u.bin.r); return;
-    case LE_UNOP: kernel_results(u, e->u.un.e); return;
-    case LE_LIB:
-        for (int i = 0; i < e->u.lib.nargs; i++) kernel_results(u, e->u.lib.args[i]);
-        return;
-    case LE_BLOCK:
-        for (int i = 0; i < e->u.block.nbinds; i++) bind_results(u, e->u.block.binds[i]);
-        kernel_results(u, e->u.block.result);
-        return;
-    case LE_CALL:
-        for (int i = 0; i < e->u.call.nargs; i++) kernel_results(u, e->u.call.args[i]);
-        return;
-    }
-}
-
 void gen_kernel_uses(Gen *g)
 {
     const LcuProgram *p = g->prog;
-    Uses u = { g, NULL, 0, 0, arena_alloc(g->a, sizeof(bool *) * (size_t)(p->nkernels + 1)) };
+    Uses u = { g, NULL, 0, 0, { 0 }, arena_alloc(g->a, sizeof(bool *) * (size_t)(p->nkernels + 1)) };
     for (int k = 0; k < p->nkernels; k++) {
         int n = p->kernels[k]->nrets;
         u.ok[k] = arena_alloc(g->a, sizeof(bool) * (size_t)(n + 1));
@@ -177,9 +147,10 @@ void gen_kernel_uses(Gen *g)
     for (int i = 0; i < p->nfuns; i++) {
         const LcuFun *f = p->funs[i];
         u.n = 0;
+        u.runs.len = 0;
         for (int j = 0; j < f->nparams; j++) use_of(&u, f->params[j].name)->binds++;
         walk(&u, f->body);
-        kernel_results(&u, f->body);
+        for (int j = 0; j < u.runs.len; j++) bind_results(&u, u.runs.items[j]);
     }
     g->kept_only = u.ok;
 }

@@ -4,7 +4,8 @@
  * filter_sd's kept vector or by #, at every run of the kernel, and no
  * later SOAC of the kernel reads.  The values are checked by
  * tests/codegen/pos_unstored.lcu and tests/codegen/sd_fused.lcu in every
- * executor; this checks the choice, in the generated CUDA.  Uses $NESSLC.
+ * executor; this checks the choice, in the generated CUDA (quicksort's
+ * lifted FILTERs: tests/unit/test_filters_one_launch.c).  Uses $NESSLC.
  * Exit status 0 iff every check passes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -29,23 +30,7 @@ static const char *prog_fmt =
     "  return (lengths (t), v, %s, %s)\n"
     "}\n";
 
-/* quicksort's lesser, equal and greater, lifted: their positions make the
- * filtered descriptors, nothing else reads them */
-static const char *parts3 =
-    "function parts3(s, p) = ({e in s | e < p}, {e in s | e == p}, {e in s | e > p});\n"
-    "{parts3(s, p) : s in [[3, 1, 4], [2]]; p in [3, 2]};\n";
-
 static int fails;
-
-/* The number of lines of dir/file.cu, built from dir/file with opts, that hold
- * pattern (-1 if it does not build). */
-static long count(const char *nesslc, const char *dir, const char *file, const char *opts, const char *pattern)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "cd %s && %s %s --target=cuda --emit=cuda -o %s.cu %s >/dev/null 2>&1 && grep -c '%s' %s.cu",
-             dir, nesslc, opts, file, file, pattern, file);
-    return unit_count(cmd);
-}
 
 int main(void)
 {
@@ -65,18 +50,16 @@ int main(void)
         snprintf(file, sizeof file, "%s.lcu", cases[i].name);
         if (!unit_write(dir, file, text)) return 1;
         snprintf(what, sizeof what, "%s: FILTERs leaving their positions to the rank words", cases[i].name);
-        unit_expect(&fails, what, count(nesslc, dir, file, "-O0", "nesl_cu_kept_rank_only("), cases[i].unstored);
+        unit_expect(&fails, what, unit_count_cuda(nesslc, dir, file, "-O0", "nesl_cu_kept_rank_only("), cases[i].unstored);
         snprintf(what, sizeof what, "%s: FILTERs storing their positions with rank words", cases[i].name);
-        unit_expect(&fails, what, count(nesslc, dir, file, "-O0", "nesl_cu_kept_rank("), 1 - cases[i].unstored);
+        unit_expect(&fails, what, unit_count_cuda(nesslc, dir, file, "-O0", "nesl_cu_kept_rank("), 1 - cases[i].unstored);
     }
-    if (!unit_write(dir, "parts3.nesl", parts3)) return 1;
-    unit_expect(&fails, "lifted parts3: positions left to the rank words", count(nesslc, dir, "parts3.nesl", "", "nesl_cu_kept_rank_only("), 3);
     /* tests/codegen/pos_unstored.lcu: Two's two FILTERs and One's are
      * unstored; Both's positions are returned at one of its two runs */
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "cp tests/codegen/pos_unstored.lcu %s/", dir);
     if (system(cmd) != 0) { printf("FAIL: cannot copy tests/codegen/pos_unstored.lcu\n"); return 1; }
-    unit_expect(&fails, "pos_unstored.lcu: unstored", count(nesslc, dir, "pos_unstored.lcu", "-O0", "nesl_cu_kept_rank_only("), 3);
-    unit_expect(&fails, "pos_unstored.lcu: stored", count(nesslc, dir, "pos_unstored.lcu", "-O0", "nesl_cu_kept_rank("), 1);
+    unit_expect(&fails, "pos_unstored.lcu: unstored", unit_count_cuda(nesslc, dir, "pos_unstored.lcu", "-O0", "nesl_cu_kept_rank_only("), 3);
+    unit_expect(&fails, "pos_unstored.lcu: stored", unit_count_cuda(nesslc, dir, "pos_unstored.lcu", "-O0", "nesl_cu_kept_rank("), 1);
     return unit_finish(dir, "test_pos_unstored", fails);
 }

@@ -41,6 +41,17 @@ static inline long unit_count(const char *cmd)
     return n;
 }
 
+/* The number of lines of dir/file.cu, built by nesslc from dir/file with
+ * opts (--emit=cuda), that hold pattern (grep's basic regular
+ * expression); -1 if it does not build. */
+static inline long unit_count_cuda(const char *nesslc, const char *dir, const char *file, const char *opts, const char *pattern)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd %s && %s %s --target=cuda --emit=cuda -o %s.cu %s >/dev/null 2>&1 && grep -c '%s' %s.cu",
+             dir, nesslc, opts, file, file, pattern, file);
+    return unit_count(cmd);
+}
+
 /* One check of a count: a FAIL line and *fails + 1 unless got == want. */
 static inline void unit_expect(int *fails, const char *what, long got, long want)
 {
