@@ -126,6 +126,9 @@ typedef struct GenRange {
     const Sym *syms;
     CExpr **loaded;            /* gen_thunk: vecs[k][index] read into loaded[k] at the
                                   thunk's top (NULL: read where used) */
+    const struct CVal *clamp;  /* one of vecs that may be shorter than the size: read
+                                  as 0 past its end, the error recorded before the
+                                  launch (gen_kernel.c clamp_read), else NULL */
 } GenRange;
 
 typedef struct CEnv { Sym name; const CVal *v; const struct CEnv *next; } CEnv;
@@ -182,6 +185,10 @@ void gen_thunk(Gen *g, const ThunkGen *t, int nargs, CExpr **args, const LcuBase
  * NULL), subscripts v[param] of those do not count. */
 bool gen_may_fail(const LcuExpr *e);
 bool gen_thunk_may_fail(const LcuThunk *t, const GenRange *range);
+/* The one vector the thunk reads at its index (its parameter, as x[i],
+ * not x.[i]) on every path through it and that range does not hold;
+ * NULL where there are none or several. */
+Sym gen_index_read(const LcuThunk *t, const GenRange *range);
 
 /* ---- the skeleton interface ---- */
 /* One SOAC of a kernel, ready for its skeleton.  The shared kernel generator

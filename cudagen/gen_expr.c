@@ -326,6 +326,15 @@ static CExpr *gen_builtin(Gen *g, const ErrCtx *ec, const LcuExpr *e, CExpr **ar
     ICE("code generation: unknown builtin '%s'", f);
 }
 
+/* vecs[k][index] of a SOAC's range: a bounds select for its clamp */
+static CExpr *range_read(Gen *g, const GenRange *r, int k, CExpr *index)
+{
+    const CVal *v = r->vecs[k];
+    CExpr *x = cx_index(g->a, cval_data(g, v), index);
+    if (v != r->clamp) return x;
+    return cx_cond(g->a, cx_bin(g->a, CB_LT, index, cval_len(g, v)), x, cx_int(g->a, 0));
+}
+
 /* x[i]: unchecked when i is known to be in range for x, or the flattener
  * built it so (x.[i]). */
 static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)
@@ -338,7 +347,7 @@ static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr
         for (int k = 0; r && k < r->n; k++)
             if (r->vecs[k] == v) {
                 if (v->at_index) return v->at_index;
-                return r->loaded && r->loaded[k] ? r->loaded[k] : cx_index(g->a, data, cenv_find(env, ie->u.var)->comps[0]);
+                return r->loaded && r->loaded[k] ? r->loaded[k] : range_read(g, r, k, cenv_find(env, ie->u.var)->comps[0]);
             }
     }
     if (v->at_index) ICE("code generation: %s read other than at its SOAC's index", e->u.index.vec);
@@ -559,6 +568,59 @@ static void unconditional_reads(const LcuExpr *e, Sym idx, const GenRange *r, bo
     }
 }
 
+typedef struct IndexReads { Sym idx; const GenRange *r; Sym found; int n; } IndexReads;
+
+static void index_reads(const LcuExpr *e, IndexReads *c);
+
+static void index_reads_list(int n, LcuExpr *const *es, IndexReads *c)
+{
+    for (int i = 0; i < n; i++) index_reads(es[i], c);
+}
+
+/* as unconditional_reads, over every vector, minding shadowing */
+static void index_reads(const LcuExpr *e, IndexReads *c)
+{
+    switch (e->kind) {
+    case LE_INDEX:
+        if (!e->u.index.inrange && c->idx && e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == c->idx &&
+            !range_has_sym(c->r, e->u.index.vec) && e->u.index.vec != c->found) {
+            c->found = e->u.index.vec;
+            c->n++;
+        }
+        index_reads(e->u.index.idx, c);
+        return;
+    case LE_IF: index_reads(e->u.if_.cond, c); return;
+    case LE_LET: case LE_LOOP: {   /* a loop's body runs at least once */
+        const LcuBind *b = e->u.let.bind;
+        index_reads(b->rhs, c);
+        Sym idx = c->idx;
+        for (int i = 0; i < b->nvars; i++)
+            if (b->vars[i] == c->idx) c->idx = NULL;
+        index_reads(e->u.let.body, c);
+        c->idx = idx;
+        return;
+    }
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR: index_reads_list(e->u.tuple.n, e->u.tuple.elems, c); return;
+    case LE_BINOP:
+        index_reads(e->u.bin.l, c);
+        if (e->u.bin.op != LOP_AND && e->u.bin.op != LOP_OR) index_reads(e->u.bin.r, c);
+        return;
+    case LE_UNOP: index_reads(e->u.un.e, c); return;
+    case LE_CALL: case LE_RUN: index_reads_list(e->u.call.nargs, e->u.call.args, c); return;
+    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN: case LE_STRING:
+    case LE_BLOCK: case LE_SOAC: case LE_LIB:
+        return;
+    }
+}
+
+Sym gen_index_read(const LcuThunk *t, const GenRange *range)
+{
+    if (t->nparams != 1) return NULL;
+    IndexReads c = { t->params[0], range, NULL, 0 };
+    index_reads(t->body, &c);
+    return c.n == 1 ? c.found : NULL;
+}
+
 /* range0 with the elements the body reads at its index on every path
  * loaded at the top: a thread's loads are then in flight together
  * (Black-Scholes read its third input only after two compares and
@@ -578,8 +640,7 @@ static const GenRange *preload(Gen *g, const LcuThunk *th, CExpr *index, const G
             memset(r->loaded, 0, sizeof *r->loaded * (size_t)range0->n);
         }
         const CVal *v = range0->vecs[k];
-        r->loaded[k] = v->at_index ? v->at_index
-                                   : gen_hoist(g, blk, gen_base_ctype(g, v->type->base), range0->syms[k], cx_index(g->a, cval_data(g, v), index));
+        r->loaded[k] = v->at_index ? v->at_index : gen_hoist(g, blk, gen_base_ctype(g, v->type->base), range0->syms[k], range_read(g, range0, k, index));
     }
     return r ? r : range0;
 }

@@ -194,6 +194,45 @@ static GenRange *soac_range(Gen *g, const KCtx *kc, const LcuSoac *s, const LcuE
     return r->n ? r : NULL;
 }
 
+/* A vector the pull reads at its index on every path without knowing
+ * that it is as long as the size (quicksort's flags compare the elements
+ * of a segmented value, whose length is the descriptor's total, the
+ * size): where nothing else of the SOAC may fail, the only error that can
+ * arise is that index at iteration #v, the first the sequential order
+ * reaches, so it is recorded before the launch where the size exceeds #v
+ * (nesl_index_short, nesl_cu_index_short) and the elements read as 0
+ * past #v (GenRange.clamp): no check, and no error path, an element.  H100,
+ * quicksort 10^7's three flags a level: 2141 -> under 1240 us a run (bench/RESULTS.md,
+ * session 33).  Not for PERMUTE, whose index thunk shares the range. */
+static void clamp_read(Gen *g, KCtx *kc, const LcuSoac *s, SoacGen *sg)
+{
+    Arena *a = g->a;
+    if (s->kind != LS_MAP && s->kind != LS_REDUCE && s->kind != LS_SCAN && s->kind != LS_FILTER && s->kind != LS_PARTITION) return;
+    if (!sg->pull.may_fail || sg->aux.may_fail) return;
+    const LcuThunk *t = s->args[0]->u.thunk;
+    Sym x = gen_index_read(t, sg->range);
+    const CVal *v = x ? cenv_lookup(kc->env, x) : NULL;
+    if (!v || (v->type->kind != LT_VEC && v->type->kind != LT_REF) || v->at_index) return;
+    int n = sg->range ? sg->range->n : 0;
+    GenRange *r = arena_alloc(a, sizeof *r);
+    r->vecs = arena_alloc(a, sizeof *r->vecs * (size_t)(n + 1));
+    Sym *syms = arena_alloc(a, sizeof *syms * (size_t)(n + 1));
+    for (int k = 0; k < n; k++) {
+        r->vecs[k] = sg->range->vecs[k];
+        syms[k] = sg->range->syms[k];
+    }
+    r->vecs[n] = v;
+    syms[n] = x;
+    r->syms = syms;
+    r->n = n + 1;
+    r->clamp = v;
+    if (gen_thunk_may_fail(t, r)) return;
+    CExpr *name = cx_str(a, x, (int)strlen(x));
+    if (g->skel->device) cs_expr(a, sg->blk, cx_calln(a, "nesl_cu_index_short", 4, kc->rt, sg->size, cval_len(g, v), name));
+    else cs_expr(a, sg->blk, cx_calln(a, "nesl_index_short", 4, kc->err, sg->size, cval_len(g, v), name));
+    sg->range = r;   /* the pull still may fail: the skeleton raises the record after it */
+}
+
 /* Everything of a SOAC's generation up to its skeleton: its size and
  * identity on the host, the statistics, and the thunks' descriptions. */
 static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
@@ -264,6 +303,7 @@ static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
     }
     case LS_MAP: case LS_ONCE: break;
     }
+    if (!seg && s->kind != LS_ONCE) clamp_read(g, kc, s, &sg);
     sg.out = arena_alloc(a, sizeof *sg.out * (size_t)b->nvars);
     sg.flag_dead = filter_flag_dead(kc->k, b);
     sg.pos_comp = filter_pos_comp(s);

@@ -92,6 +92,9 @@ NESL_C_BEGIN
  * nesl_err_report). */
 NeslDErr *nesl_cu_derr(NeslRt *rt);
 void nesl_cu_raise(NeslRt *rt);
+/* nesl_index_short into the device record the next launch writes (a
+ * launch of one thread, only where n > len). */
+void nesl_cu_index_short(NeslRt *rt, int64_t n, int64_t len, const char *name);
 void nesl_cu_check_errors(NeslRt *rt);
 /* Groups of launches not checked yet (tests of the deferral). */
 int nesl_cu_pending_errors(NeslRt *rt);

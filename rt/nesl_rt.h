@@ -338,6 +338,14 @@ static inline bool nesl_ck_index(NeslErr *e, int64_t it, int64_t i, int64_t len,
     return true;
 }
 
+/* A SOAC of size n that reads name[i] at every index i and can fail no
+ * other way (cudagen/gen_kernel.c clamp_read): its one possible error,
+ * index len at iteration len, recorded before its loop. */
+static inline void nesl_index_short(NeslErr *e, int64_t n, int64_t len, const char *name)
+{
+    if (n > len) nesl_ck_index(e, len, len, len, name);
+}
+
 static inline bool nesl_ck_target(NeslErr *e, int64_t it, const char *soac, int64_t t, int64_t len)
 {
     if (t < 0 || t >= len) {

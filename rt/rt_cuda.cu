@@ -512,6 +512,25 @@ unsigned long long *nesl_cu_perm_win(NeslRt *rt, int64_t n, unsigned *epoch)
     return (unsigned long long *)p;
 }
 
+__global__ static void k_index_short(NeslDErr *e, int64_t len, const char *name)
+{
+    NESL_PDL_WAIT();
+    nesl_ck_index(e, len, len, len, name);
+}
+
+/* The name goes to device memory, where the record's names are (a string
+ * literal of device code elsewhere); never freed: the error ends the run. */
+void nesl_cu_index_short(NeslRt *rt, int64_t n, int64_t len, const char *name)
+{
+    if (n <= len) return;
+    size_t bytes = strlen(name) + 1;
+    char *d = NULL;
+    cu_ck(rt, cudaMalloc((void **)&d, bytes), "an error record");
+    cu_ck(rt, cudaMemcpy(d, name, bytes, cudaMemcpyHostToDevice), "an error record");
+    nesl_cu_launch(rt, k_index_short, 1, 1, nesl_cu_derr(rt), len, (const char *)d);
+    nesl_cu_launched(rt, "an index check");
+}
+
 void nesl_cu_raise(NeslRt *rt)
 {
     if (!rt->slot_used) return;
