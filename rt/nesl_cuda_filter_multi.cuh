@@ -14,14 +14,16 @@
  * nesl_k_filter_ws this saves K - 1 launches and K - 1 passes over the
  * input (doc/codegen.md, "FILTERs in one launch"). */
 
-/* Shape: 8 items a thread, of at most NESL_FILTER_WORDS words; blocks per
- * SM asked for one-word items.  H100, quicksort's three FILTERs of one
- * word (their positions left to the rank words), ncu a run: 16 items at 8
- * blocks (32 registers, spills) 1394 us at 10^6 and 4097 at 10^7; 8 at 8
- * 847 and 3605; 8 at 6 (40 registers) 782 and 3772; 8 unbounded (52
- * registers) 750 and 4471 (bench/RESULTS.md, session 33) */
-#ifndef NESL_FILTER_MULTI_IPT
-#define NESL_FILTER_MULTI_IPT 8
+/* Shape: items of up to 8 words a thread (8 one-word items, 4 two-word
+ * ones), 6 blocks an SM asked for one-word items.  H100, ncu a run,
+ * quicksort's three FILTERs of one word (their positions left to the rank
+ * words) at 10^6 / 10^7, Barnes-Hut 10^4's two of two words
+ * (bench/RESULTS.md, session 33): 16 words at 8 blocks (32 registers,
+ * spills) 1394 / 4097 us; 8 at 8 847 / 3605, 124 us; 8 at 6 (40
+ * registers) 782 / 3772, 124; 8 unbounded (52 registers) 750 / 4471, 124;
+ * Barnes-Hut's at 16 words (8 two-word items) 158-169 us */
+#ifndef NESL_FILTER_MULTI_WORDS
+#define NESL_FILTER_MULTI_WORDS 8
 #endif
 #ifndef NESL_FILTER_MULTI_MINB
 #define NESL_FILTER_MULTI_MINB 6
@@ -36,8 +38,7 @@ template <class S, class R, int K_> struct NeslFilterMultiP {
     typedef R Item;
     typedef NeslCounts<K_> V;
     typedef NeslCounts<K_> Wire;
-        enum { MULTI_WORDS = NESL_FILTER_MULTI_IPT * NeslWords<R>::n < NESL_FILTER_WORDS ? NESL_FILTER_MULTI_IPT * NeslWords<R>::n : NESL_FILTER_WORDS };
-    typedef NeslShape<R, NESL_FILTER_SB, MULTI_WORDS, NESL_FILTER_MULTI_MINB> Shape;
+    typedef NeslShape<R, NESL_FILTER_SB, NESL_FILTER_MULTI_WORDS, NESL_FILTER_MULTI_MINB> Shape;
     __device__ V combine(const V &a, const V &b) const
     {
         V r;
