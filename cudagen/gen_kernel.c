@@ -201,9 +201,12 @@ static GenRange *soac_range(Gen *g, const KCtx *kc, const LcuSoac *s, const LcuE
  * arise is that index at iteration #v, the first the sequential order
  * reaches, so it is recorded before the launch where the size exceeds #v
  * (nesl_index_short, nesl_cu_index_short) and the elements read as 0
- * past #v (GenRange.clamp): no check, and no error path, an element.  H100,
- * quicksort 10^7's three flags a level: 2141 -> under 1240 us a run (bench/RESULTS.md,
- * session 33).  Not for PERMUTE, whose index thunk shares the range. */
+ * past #v (GenRange.clamp): no check and no error path an element.  H100,
+ * quicksort 10^7's three flags a level: 2141 -> 985 us a run
+ * (bench/RESULTS.md, session 33).  Not for PERMUTE, whose index thunk
+ * shares the range.  In a group of FILTERs in one launch the record is
+ * the first FILTER's; their pulls are the same, so the first FILTER fails
+ * there first in any case. */
 static void clamp_read(Gen *g, KCtx *kc, const LcuSoac *s, SoacGen *sg)
 {
     Arena *a = g->a;
