@@ -90,6 +90,10 @@ typedef struct Gen {
     bool **kept_only;
 } Gen;
 
+/* The program's kernel of that name, or NULL (gen_host.c). */
+const LcuKernel *gen_find_kernel(const LcuProgram *p, Sym k);
+/* Is e a call of the builtin `name` (no function of the program has that name)? */
+bool gen_builtin_call(const Gen *g, const LcuExpr *e, const char *name);
 /* Fill g->kept_only from every run in the program. */
 void gen_kernel_uses(Gen *g);
 /* Is result j of kernel k read only as filter_sd's kept positions or by #? */

@@ -535,89 +535,70 @@ CExpr **gen_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CB
 }
 
 /* ---- thunks ---- */
-/* Marks in used[k] the vectors r->syms[k] that e reads at index idx on
- * every path through it: not only in a branch of an if or the right of a
- * short-circuit operator. */
-static void unconditional_reads(const LcuExpr *e, Sym idx, const GenRange *r, bool *used)
+/* fn (ctx, x, inrange) for every read x[idx] (x.[idx]: inrange) that e
+ * makes on every path through it: not only in a branch of an if or the
+ * right of a short-circuit operator; idx rebound by a let ends its reads. */
+typedef void (*IndexReadFn)(void *ctx, Sym x, bool inrange);
+
+static void every_path_reads(const LcuExpr *e, Sym idx, IndexReadFn fn, void *ctx)
 {
     switch (e->kind) {
     case LE_INDEX:
-        if (e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == idx)
-            for (int k = 0; k < r->n; k++) used[k] |= r->syms[k] == e->u.index.vec;
-        unconditional_reads(e->u.index.idx, idx, r, used);
+        if (idx && e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == idx) fn(ctx, e->u.index.vec, e->u.index.inrange);
+        every_path_reads(e->u.index.idx, idx, fn, ctx);
         return;
-    case LE_IF: unconditional_reads(e->u.if_.cond, idx, r, used); return;
-    case LE_LET: case LE_LOOP:   /* a loop's body runs at least once */
-        unconditional_reads(e->u.let.bind->rhs, idx, r, used);
-        unconditional_reads(e->u.let.body, idx, r, used);
-        return;
-    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
-        for (int i = 0; i < e->u.tuple.n; i++) unconditional_reads(e->u.tuple.elems[i], idx, r, used);
-        return;
-    case LE_BINOP:
-        unconditional_reads(e->u.bin.l, idx, r, used);
-        if (e->u.bin.op != LOP_AND && e->u.bin.op != LOP_OR) unconditional_reads(e->u.bin.r, idx, r, used);
-        return;
-    case LE_UNOP: unconditional_reads(e->u.un.e, idx, r, used); return;
-    case LE_CALL: case LE_RUN:
-        for (int i = 0; i < e->u.call.nargs; i++) unconditional_reads(e->u.call.args[i], idx, r, used);
-        return;
-    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN: case LE_STRING:
-    case LE_BLOCK: case LE_SOAC: case LE_LIB:
-        return;
-    }
-}
-
-typedef struct IndexReads { Sym idx; const GenRange *r; Sym found; int n; } IndexReads;
-
-static void index_reads(const LcuExpr *e, IndexReads *c);
-
-static void index_reads_list(int n, LcuExpr *const *es, IndexReads *c)
-{
-    for (int i = 0; i < n; i++) index_reads(es[i], c);
-}
-
-/* as unconditional_reads, over every vector, minding shadowing */
-static void index_reads(const LcuExpr *e, IndexReads *c)
-{
-    switch (e->kind) {
-    case LE_INDEX:
-        if (!e->u.index.inrange && c->idx && e->u.index.idx->kind == LE_VAR && e->u.index.idx->u.var == c->idx &&
-            !range_has_sym(c->r, e->u.index.vec) && e->u.index.vec != c->found) {
-            c->found = e->u.index.vec;
-            c->n++;
-        }
-        index_reads(e->u.index.idx, c);
-        return;
-    case LE_IF: index_reads(e->u.if_.cond, c); return;
+    case LE_IF: every_path_reads(e->u.if_.cond, idx, fn, ctx); return;
     case LE_LET: case LE_LOOP: {   /* a loop's body runs at least once */
         const LcuBind *b = e->u.let.bind;
-        index_reads(b->rhs, c);
-        Sym idx = c->idx;
+        every_path_reads(b->rhs, idx, fn, ctx);
         for (int i = 0; i < b->nvars; i++)
-            if (b->vars[i] == c->idx) c->idx = NULL;
-        index_reads(e->u.let.body, c);
-        c->idx = idx;
+            if (b->vars[i] == idx) idx = NULL;
+        every_path_reads(e->u.let.body, idx, fn, ctx);
         return;
     }
-    case LE_TUPLE: case LE_VECLIT: case LE_RECUR: index_reads_list(e->u.tuple.n, e->u.tuple.elems, c); return;
-    case LE_BINOP:
-        index_reads(e->u.bin.l, c);
-        if (e->u.bin.op != LOP_AND && e->u.bin.op != LOP_OR) index_reads(e->u.bin.r, c);
+    case LE_TUPLE: case LE_VECLIT: case LE_RECUR:
+        for (int i = 0; i < e->u.tuple.n; i++) every_path_reads(e->u.tuple.elems[i], idx, fn, ctx);
         return;
-    case LE_UNOP: index_reads(e->u.un.e, c); return;
-    case LE_CALL: case LE_RUN: index_reads_list(e->u.call.nargs, e->u.call.args, c); return;
+    case LE_BINOP:
+        every_path_reads(e->u.bin.l, idx, fn, ctx);
+        if (e->u.bin.op != LOP_AND && e->u.bin.op != LOP_OR) every_path_reads(e->u.bin.r, idx, fn, ctx);
+        return;
+    case LE_UNOP: every_path_reads(e->u.un.e, idx, fn, ctx); return;
+    case LE_CALL: case LE_RUN:
+        for (int i = 0; i < e->u.call.nargs; i++) every_path_reads(e->u.call.args[i], idx, fn, ctx);
+        return;
     case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN: case LE_STRING:
     case LE_BLOCK: case LE_SOAC: case LE_LIB:
         return;
     }
+}
+
+/* preload: which of a range's vectors are read at the index on every path */
+typedef struct RangeUse { const GenRange *r; bool *used; } RangeUse;
+
+static void mark_range_use(void *ctx, Sym x, bool inrange)
+{
+    (void)inrange;
+    RangeUse *u = ctx;
+    for (int k = 0; k < u->r->n; k++) u->used[k] |= u->r->syms[k] == x;
+}
+
+/* gen_index_read: the checked reads of vectors outside the range */
+typedef struct IndexReads { const GenRange *r; Sym found; int n; } IndexReads;
+
+static void note_index_read(void *ctx, Sym x, bool inrange)
+{
+    IndexReads *c = ctx;
+    if (inrange || range_has_sym(c->r, x) || x == c->found) return;
+    c->found = x;
+    c->n++;
 }
 
 Sym gen_index_read(const LcuThunk *t, const GenRange *range)
 {
     if (t->nparams != 1) return NULL;
-    IndexReads c = { t->params[0], range, NULL, 0 };
-    index_reads(t->body, &c);
+    IndexReads c = { range, NULL, 0 };
+    every_path_reads(t->body, t->params[0], note_index_read, &c);
     return c.n == 1 ? c.found : NULL;
 }
 
@@ -629,7 +610,8 @@ static const GenRange *preload(Gen *g, const LcuThunk *th, CExpr *index, const G
 {
     bool used[range0->n + 1];
     memset(used, 0, sizeof used);
-    unconditional_reads(th->body, th->params[0], range0, used);
+    RangeUse u = { range0, used };
+    every_path_reads(th->body, th->params[0], mark_range_use, &u);
     GenRange *r = NULL;
     for (int k = 0; k < range0->n; k++) {
         if (!used[k]) continue;

@@ -125,7 +125,7 @@ static const LcuFun *find_fun(const LcuProgram *p, Sym f)
     return NULL;
 }
 
-static const LcuKernel *find_kernel(const LcuProgram *p, Sym k)
+const LcuKernel *gen_find_kernel(const LcuProgram *p, Sym k)
 {
     for (int i = 0; i < p->nkernels; i++)
         if (p->kernels[i]->name == k) return p->kernels[i];
@@ -172,7 +172,7 @@ static bool names_any(Gen *g, const LcuExpr *e, const LcuBind *b)
     return false;
 }
 
-static bool is_builtin_call(Gen *g, const LcuExpr *e, const char *name)
+bool gen_builtin_call(const Gen *g, const LcuExpr *e, const char *name)
 {
     return e->kind == LE_CALL && !strcmp(e->u.call.name, name) && !find_fun(g->prog, name);
 }
@@ -189,8 +189,8 @@ static bool inert(Gen *g, const LcuExpr *e)
     case LE_BINOP: return !gen_may_fail(e) && inert(g, e->u.bin.l) && inert(g, e->u.bin.r);
     case LE_UNOP: return !gen_may_fail(e) && inert(g, e->u.un.e);
     case LE_CALL:
-        return (is_builtin_call(g, e, "total") || is_builtin_call(g, e, "lengths") || is_builtin_call(g, e, "offsets") ||
-                is_builtin_call(g, e, "segids")) && e->u.call.nargs == 1 && e->u.call.args[0]->kind == LE_VAR;
+        return (gen_builtin_call(g, e, "total") || gen_builtin_call(g, e, "lengths") || gen_builtin_call(g, e, "offsets") ||
+                gen_builtin_call(g, e, "segids")) && e->u.call.nargs == 1 && e->u.call.args[0]->kind == LE_VAR;
     case LE_TUPLE: case LE_VECLIT: case LE_RECUR: case LE_LET: case LE_LOOP: case LE_IF: case LE_INDEX: case LE_RUN:
     case LE_STRING: case LE_BLOCK: case LE_SOAC: case LE_LIB:
         return false;
@@ -210,10 +210,10 @@ static int sd_partner(Gen *g, const LcuExpr *blk, int i, const char **fn)
     for (int j = i + 1; j < blk->u.block.nbinds; j++) {
         const LcuBind *c = blk->u.block.binds[j];
         const LcuExpr *r = c->rhs;
-        if (is_builtin_call(g, r, "make_sd") && c->nvars == 1 && r->u.call.args[0]->kind == LE_VAR &&
+        if (gen_builtin_call(g, r, "make_sd") && c->nvars == 1 && r->u.call.args[0]->kind == LE_VAR &&
             in_vars(b, r->u.call.args[0]->u.var)) {
             if (r->u.call.nargs > 1 && names_any(g, r->u.call.args[1], b)) return -1;
-            const LcuKernel *k = find_kernel(g->prog, b->rhs->u.call.name);
+            const LcuKernel *k = gen_find_kernel(g->prog, b->rhs->u.call.name);
             if (!k || k->nrets != b->nvars) return -1;
             int p = 0;
             while (b->vars[p] != r->u.call.args[0]->u.var) p++;
@@ -253,7 +253,7 @@ static bool sd_groupable(Gen *g, const LcuExpr *blk, int i, int j, const int *fr
 {
     const LcuBind *c = blk->u.block.binds[j];
     const LcuExpr *r = c->rhs;
-    if (from[j] >= 0 || c->nvars != 1 || !is_builtin_call(g, r, "make_sd") || r->u.call.args[0]->kind != LE_VAR) return false;
+    if (from[j] >= 0 || c->nvars != 1 || !gen_builtin_call(g, r, "make_sd") || r->u.call.args[0]->kind != LE_VAR) return false;
     for (int k = 0; k < r->u.call.nargs; k++) {
         if (!inert(g, r->u.call.args[k])) return false;
         for (int h = i; h < j; h++)
@@ -300,7 +300,7 @@ static const CEnv *bind_group(Gen *g, const CEnv *env, const LcuExpr *blk, int i
 static bool fsd_of(Gen *g, const LcuBind *b, Sym sd)
 {
     const LcuExpr *r = b->rhs;
-    return b->nvars == 1 && is_builtin_call(g, r, "filter_sd") && r->u.call.args[0]->kind == LE_VAR &&
+    return b->nvars == 1 && gen_builtin_call(g, r, "filter_sd") && r->u.call.args[0]->kind == LE_VAR &&
            r->u.call.args[1]->kind == LE_VAR && (!sd || r->u.call.args[0]->u.var == sd);
 }
 
@@ -318,7 +318,7 @@ static bool sd_op_bind(Gen *g, const LcuExpr *blk, int j, const char *op)
 {
     const LcuBind *b = blk->u.block.binds[j];
     const LcuExpr *r = b->rhs;
-    return b->nvars == 1 && is_builtin_call(g, r, op) && r->u.call.nargs == 2 && r->u.call.args[0]->kind == LE_VAR &&
+    return b->nvars == 1 && gen_builtin_call(g, r, op) && r->u.call.nargs == 2 && r->u.call.args[0]->kind == LE_VAR &&
            r->u.call.args[1]->kind == LE_VAR;
 }
 
@@ -455,7 +455,7 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
         return call(g, gen_fun_name(g, f->name), gen_result_type(g, f->result, sname(g, f->name, "_fr")), f->result, n, args, blk);
     }
     case LE_RUN: {
-        const LcuKernel *k = find_kernel(g->prog, e->u.call.name);
+        const LcuKernel *k = gen_find_kernel(g->prog, e->u.call.name);
         if (!k) ICE("code generation: unknown kernel '%s'", e->u.call.name);
         CExpr **r = run_ids(g, env, ec, e, k, blk);
         if (r) return r;
@@ -496,7 +496,7 @@ CExpr **gen_cpu_expr(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e
                 env = gen_run_sd(g, env, ec, e->u.block.binds[from[i]], b, sdfn[i], blk);
                 continue;
             }
-            if (g->skel->gen_map_seg && is_builtin_call(g, b->rhs, "segids") && b->nvars == 1) {   /* filled where used */
+            if (g->skel->gen_map_seg && gen_builtin_call(g, b->rhs, "segids") && b->nvars == 1) {   /* filled where used */
                 CExpr *sd = gen_expr(g, env, ec, b->rhs->u.call.args[0], blk)[0];
                 CExpr *fill = cx_calln(g->a, "nesl_segids", 2, rt_of(g), sd);
                 CVal *v = cval_new(g, b->rhs->type, 1, &fill);

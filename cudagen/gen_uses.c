@@ -49,18 +49,12 @@ static void read_name(void *ctx, Sym x, bool free)
     if (free) use_of(ctx, x)->reads++;
 }
 
-static int kernel_index(const LcuProgram *p, Sym k)
+/* k's place in the program's kernels (the row of Uses.ok), -1 if none */
+static int kernel_slot(const LcuProgram *p, const LcuKernel *k)
 {
-    for (int i = 0; i < p->nkernels; i++)
-        if (!strcmp(p->kernels[i]->name, k)) return i;
+    for (int i = 0; k && i < p->nkernels; i++)
+        if (p->kernels[i] == k) return i;
     return -1;
-}
-
-static bool is_fun(const LcuProgram *p, Sym f)
-{
-    for (int i = 0; i < p->nfuns; i++)
-        if (!strcmp(p->funs[i]->name, f)) return true;
-    return false;
 }
 
 static void walk(Uses *u, const LcuExpr *e);
@@ -68,7 +62,7 @@ static void walk(Uses *u, const LcuExpr *e);
 /* A run not bound name by name: none of its results qualifies. */
 static void run_anywhere(Uses *u, const LcuExpr *e)
 {
-    int k = kernel_index(u->g->prog, e->u.call.name);
+    int k = kernel_slot(u->g->prog, gen_find_kernel(u->g->prog, e->u.call.name));
     for (int j = 0; k >= 0 && j < u->g->prog->kernels[k]->nrets; j++) u->ok[k][j] = false;
 }
 
@@ -112,8 +106,7 @@ static void walk(Uses *u, const LcuExpr *e)
         return;
     case LE_CALL:
         /* filter_sd (s, kept): kept read as positions (a user function of that name is not the builtin) */
-        if (e->u.call.nargs == 2 && !strcmp(e->u.call.name, "filter_sd") && !is_fun(u->g->prog, e->u.call.name) &&
-            e->u.call.args[1]->kind == LE_VAR) {
+        if (e->u.call.nargs == 2 && gen_builtin_call(u->g, e, "filter_sd") && e->u.call.args[1]->kind == LE_VAR) {
             walk(u, e->u.call.args[0]);
             return;
         }
@@ -126,7 +119,7 @@ static void walk(Uses *u, const LcuExpr *e)
 static void bind_results(Uses *u, const LcuBind *b)
 {
     const LcuExpr *r = b->rhs;
-    int k = kernel_index(u->g->prog, r->u.call.name);
+    int k = kernel_slot(u->g->prog, gen_find_kernel(u->g->prog, r->u.call.name));
     if (k < 0) return;
     const LcuKernel *K = u->g->prog->kernels[k];
     for (int j = 0; j < K->nrets; j++) {
@@ -157,8 +150,6 @@ void gen_kernel_uses(Gen *g)
 
 bool gen_kept_only(const Gen *g, const LcuKernel *k, int j)
 {
-    if (!g->kept_only) return false;
-    for (int i = 0; i < g->prog->nkernels; i++)
-        if (g->prog->kernels[i] == k) return j >= 0 && j < k->nrets && g->kept_only[i][j];
-    return false;
+    int i = g->kept_only ? kernel_slot(g->prog, k) : -1;
+    return i >= 0 && j >= 0 && j < k->nrets && g->kept_only[i][j];
 }
