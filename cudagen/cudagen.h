@@ -177,22 +177,26 @@ typedef struct ThunkGen {
     const LcuThunk *thunk;
     const CEnv *env;
     bool may_fail;             /* it contains a checked operation */
+    int at;                    /* the parameter that is the SOAC's index, the one a
+                                  range is about: 0 for a pull or an index thunk; a
+                                  FILTER's predicate the pull's component that is the
+                                  index (gen_kernel.c clamp_pred), else -1 */
 } ThunkGen;
 
 /* gen_thunk: bind the thunk's parameters to args (one per flat parameter,
- * of the given bases; range0, if not NULL, holds vectors the first argument
+ * of the given bases; range0, if not NULL, holds vectors the argument t->at
  * is a valid index of), emit its body into blk and pass the results to k. */
 void gen_thunk(Gen *g, const ThunkGen *t, int nargs, CExpr **args, const LcuBase *bases,
                const GenRange *range0, const ErrCtx *ec, const Cont *k, CBlock *blk);
 /* Whether an expression contains a checked operation; for a thunk whose
- * first parameter is a valid subscript of the vectors of range (range may be
- * NULL), subscripts v[param] of those do not count. */
+ * parameter at is a valid subscript of the vectors of range (range may be
+ * NULL, at -1), subscripts v[param] of those do not count. */
 bool gen_may_fail(const LcuExpr *e);
-bool gen_thunk_may_fail(const LcuThunk *t, const GenRange *range);
-/* The one vector the thunk reads at its index (its parameter, as x[i],
+bool gen_thunk_may_fail(const LcuThunk *t, int at, const GenRange *range);
+/* The one vector the thunk reads at its index (its parameter at, as x[i],
  * not x.[i]) on every path through it and that range does not hold;
  * NULL where there are none or several. */
-Sym gen_index_read(const LcuThunk *t, const GenRange *range);
+Sym gen_index_read(const LcuThunk *t, int at, const GenRange *range);
 
 /* ---- the skeleton interface ---- */
 /* One SOAC of a kernel, ready for its skeleton.  The shared kernel generator
@@ -223,6 +227,11 @@ typedef struct SoacGen {
                                   (the kept positions, ascending), else -1 */
     bool pos_dead;             /* FILTER: nothing reads that output but filter_sd (gen_uses.c):
                                   a skeleton with rank words may leave it unstored */
+    const GenRange *pred_range;  /* FILTER, PARTITION: the vectors the predicate's
+                                  parameter aux.at is a valid index of, one of them
+                                  clamped (gen_kernel.c clamp_pred), else NULL */
+    CExpr *pred_have, *pred_name;  /* with pred_range: the clamped vector's length and
+                                  name, for the skeleton's check before the launch */
 } SoacGen;
 
 typedef void (*SkelFn)(Gen *g, SoacGen *s);

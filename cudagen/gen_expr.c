@@ -220,9 +220,10 @@ bool gen_may_fail(const LcuExpr *e)
     return fails(e, none);
 }
 
-bool gen_thunk_may_fail(const LcuThunk *t, const GenRange *range)
+bool gen_thunk_may_fail(const LcuThunk *t, int at, const GenRange *range)
 {
-    Fact f = { t->nparams ? t->params[0] : NULL, t->nparams ? range : NULL };
+    bool has = at >= 0 && at < t->nparams;
+    Fact f = { has ? t->params[at] : NULL, has ? range : NULL };
     return fails(t->body, f);
 }
 
@@ -594,11 +595,11 @@ static void note_index_read(void *ctx, Sym x, bool inrange)
     c->n++;
 }
 
-Sym gen_index_read(const LcuThunk *t, const GenRange *range)
+Sym gen_index_read(const LcuThunk *t, int at, const GenRange *range)
 {
-    if (t->nparams != 1) return NULL;
+    if (at < 0 || at >= t->nparams) return NULL;
     IndexReads c = { range, NULL, 0 };
-    every_path_reads(t->body, t->params[0], note_index_read, &c);
+    every_path_reads(t->body, t->params[at], note_index_read, &c);
     return c.n == 1 ? c.found : NULL;
 }
 
@@ -606,12 +607,12 @@ Sym gen_index_read(const LcuThunk *t, const GenRange *range)
  * loaded at the top: a thread's loads are then in flight together
  * (Black-Scholes read its third input only after two compares and
  * branches, and the H100 sat at 58% of copy bandwidth). */
-static const GenRange *preload(Gen *g, const LcuThunk *th, CExpr *index, const GenRange *range0, CBlock *blk)
+static const GenRange *preload(Gen *g, const LcuThunk *th, int at, CExpr *index, const GenRange *range0, CBlock *blk)
 {
     bool used[range0->n + 1];
     memset(used, 0, sizeof used);
     RangeUse u = { range0, used };
-    every_path_reads(th->body, th->params[0], mark_range_use, &u);
+    every_path_reads(th->body, th->params[at], mark_range_use, &u);
     GenRange *r = NULL;
     for (int k = 0; k < range0->n; k++) {
         if (!used[k]) continue;
@@ -636,7 +637,7 @@ void gen_thunk(Gen *g, const ThunkGen *t, int nargs, CExpr **args, const LcuBase
     for (int i = 0; i < th->nparams && i < nargs; i++) {
         CExpr *x = gen_hoist(g, blk, gen_base_ctype(g, bases[i]), th->params[i], args[i]);
         CVal *v = cval_new(g, lcu_t_base(g->a, bases[i]), 1, &x);
-        if (i == 0) v->in_range = range0 && !ec->host ? preload(g, th, x, range0, blk) : range0;
+        if (i == t->at) v->in_range = range0 && !ec->host ? preload(g, th, i, x, range0, blk) : range0;
         env = cenv_bind(g, env, th->params[i], v);
     }
     CExpr **res = gen_expr(g, env, ec, th->body, blk);

@@ -113,15 +113,15 @@ static bool filter_flag_dead(const LcuKernel *k, const LcuKBind *b)
     return !kernel_reads(k, x);
 }
 
-/* FILTER { i => ... (..., i, ...) }: the flat component of the pull that
- * is its index itself (directly or renamed by lets), else -1.  That
- * output is the ascending positions the FILTER keeps (the flattener's
- * filter of positions for filter_sd, flatten/build.c), which a skeleton
- * may describe by rank words (SoacGen.pos_comp). */
-static int filter_pos_comp(const LcuSoac *s)
+/* FILTER or PARTITION { i => ... (..., i, ...) }: the flat component of
+ * the pull that is its index itself (directly or renamed by lets), else
+ * -1.  A FILTER's output of it is the ascending positions it keeps (the
+ * flattener's filter of positions for filter_sd, flatten/build.c), which
+ * a skeleton may describe by rank words (SoacGen.pos_comp). */
+static int pull_index_comp(const LcuSoac *s)
 {
     enum { MAX_NAMES = 8 };
-    if (s->kind != LS_FILTER || s->args[0]->kind != LA_THUNK) return -1;
+    if ((s->kind != LS_FILTER && s->kind != LS_PARTITION) || s->args[0]->kind != LA_THUNK) return -1;
     const LcuThunk *pull = s->args[0]->u.thunk;
     if (pull->nparams != 1) return -1;
     Sym names[MAX_NAMES];   /* the index's names in scope */
@@ -150,6 +150,8 @@ static int filter_pos_comp(const LcuSoac *s)
     return -1;
 }
 
+static int filter_pos_comp(const LcuSoac *s) { return s->kind == LS_FILTER ? pull_index_comp(s) : -1; }
+
 /* Is the FILTER's output of positions (component c, filter_pos_comp)
  * read by nothing but filter_sd: no later SOAC of the kernel, and each
  * result it is read only so on the host (gen_kept_only)? */
@@ -165,10 +167,11 @@ static bool pos_dead(const Gen *g, const LcuKernel *k, const LcuKBind *b, int c)
 /* nbinds: the bindings generated as SOACs (gen_kernel_sd: all but the last) */
 typedef struct KCtx { const LcuKernel *k; int nbinds; CBlock *body; CExpr *rt, *err; const CEnv *env; } KCtx;
 
-/* range: the vector whose length is the SOAC's size, for pull and index thunks */
-static ThunkGen thunk_gen(const KCtx *kc, const LcuSoac *s, int i, const GenRange *range)
+/* range: the vectors whose length is the SOAC's size, for pull and index
+ * thunks (at 0: their parameter is the index; else at -1) */
+static ThunkGen thunk_gen(const KCtx *kc, const LcuSoac *s, int i, int at, const GenRange *range)
 {
-    ThunkGen t = { s->args[i]->u.thunk, kc->env, gen_thunk_may_fail(s->args[i]->u.thunk, range) };
+    ThunkGen t = { s->args[i]->u.thunk, kc->env, gen_thunk_may_fail(s->args[i]->u.thunk, at, range), at };
     return t;
 }
 
@@ -194,6 +197,35 @@ static GenRange *soac_range(Gen *g, const KCtx *kc, const LcuSoac *s, const LcuE
     return r->n ? r : NULL;
 }
 
+/* base (may be NULL) with the one vector thunk t reads at its index (its
+ * parameter at) on every path without knowing that it is as long as the
+ * size, clamped: read as 0 past its end (GenRange.clamp).  NULL where
+ * there is no such vector, or t may fail otherwise. */
+static GenRange *clamp_range(Gen *g, const KCtx *kc, const LcuThunk *t, int at, const GenRange *base, Sym *name)
+{
+    Arena *a = g->a;
+    Sym x = gen_index_read(t, at, base);
+    const CVal *v = x ? cenv_lookup(kc->env, x) : NULL;
+    if (!v || (v->type->kind != LT_VEC && v->type->kind != LT_REF) || v->at_index) return NULL;
+    int n = base ? base->n : 0;
+    GenRange *r = arena_alloc(a, sizeof *r);
+    memset(r, 0, sizeof *r);
+    r->vecs = arena_alloc(a, sizeof *r->vecs * (size_t)(n + 1));
+    Sym *syms = arena_alloc(a, sizeof *syms * (size_t)(n + 1));
+    for (int k = 0; k < n; k++) {
+        r->vecs[k] = base->vecs[k];
+        syms[k] = base->syms[k];
+    }
+    r->vecs[n] = v;
+    syms[n] = x;
+    r->syms = syms;
+    r->n = n + 1;
+    r->clamp = v;
+    if (gen_thunk_may_fail(t, at, r)) return NULL;
+    *name = x;
+    return r;
+}
+
 /* A vector the pull reads at its index on every path without knowing
  * that it is as long as the size (quicksort's flags compare the elements
  * of a segmented value, whose length is the descriptor's total, the
@@ -212,28 +244,39 @@ static void clamp_read(Gen *g, KCtx *kc, const LcuSoac *s, SoacGen *sg)
     Arena *a = g->a;
     if (s->kind != LS_MAP && s->kind != LS_REDUCE && s->kind != LS_SCAN && s->kind != LS_FILTER && s->kind != LS_PARTITION) return;
     if (!sg->pull.may_fail || sg->aux.may_fail) return;
-    const LcuThunk *t = s->args[0]->u.thunk;
-    Sym x = gen_index_read(t, sg->range);
-    const CVal *v = x ? cenv_lookup(kc->env, x) : NULL;
-    if (!v || (v->type->kind != LT_VEC && v->type->kind != LT_REF) || v->at_index) return;
-    int n = sg->range ? sg->range->n : 0;
-    GenRange *r = arena_alloc(a, sizeof *r);
-    r->vecs = arena_alloc(a, sizeof *r->vecs * (size_t)(n + 1));
-    Sym *syms = arena_alloc(a, sizeof *syms * (size_t)(n + 1));
-    for (int k = 0; k < n; k++) {
-        r->vecs[k] = sg->range->vecs[k];
-        syms[k] = sg->range->syms[k];
-    }
-    r->vecs[n] = v;
-    syms[n] = x;
-    r->syms = syms;
-    r->n = n + 1;
-    r->clamp = v;
-    if (gen_thunk_may_fail(t, r)) return;
+    Sym x;
+    GenRange *r = clamp_range(g, kc, s->args[0]->u.thunk, 0, sg->range, &x);
+    if (!r) return;
     CExpr *name = cx_str(a, x, (int)strlen(x));
-    if (g->skel->device) cs_expr(a, sg->blk, cx_calln(a, "nesl_cu_index_short", 4, kc->rt, sg->size, cval_len(g, v), name));
-    else cs_expr(a, sg->blk, cx_calln(a, "nesl_index_short", 4, kc->err, sg->size, cval_len(g, v), name));
+    if (g->skel->device) cs_expr(a, sg->blk, cx_calln(a, "nesl_cu_index_short", 4, kc->rt, sg->size, cval_len(g, r->clamp), name));
+    else cs_expr(a, sg->blk, cx_calln(a, "nesl_index_short", 4, kc->err, sg->size, cval_len(g, r->clamp), name));
     sg->range = r;   /* the pull still may fail: the skeleton raises the record after it */
+}
+
+/* The predicate's read of a vector at the FILTER's or PARTITION's index
+ * (the pull's component that is the index, the predicate's parameter of
+ * that component): clamped as clamp_read clamps the pull's, where the
+ * pull cannot fail.  Quicksort's FILTERs read their flags so
+ * (`{ (j, x) => flags[j] }`), and the check's error path an element kept
+ * nvcc from issuing a thread's eight loads together: the one-launch
+ * FILTERs took 125 us at 10^7 elements, 0.94 TB/s (bench/RESULTS.md,
+ * session 34).  The skeleton records the error before the launch
+ * (SoacGen.pred_have), into the FILTER's own record: in a group of
+ * FILTERs in one launch each has one, raised in the FILTERs' order. */
+static void clamp_pred(Gen *g, KCtx *kc, const LcuSoac *s, SoacGen *sg)
+{
+    Arena *a = g->a;
+    if ((s->kind != LS_FILTER && s->kind != LS_PARTITION) || s->args[1]->kind != LA_THUNK) return;
+    const LcuThunk *t = s->args[1]->u.thunk;
+    int at = pull_index_comp(s);
+    if (at < 0 || t->nparams != sg->n || sg->pull.may_fail || !sg->aux.may_fail) return;
+    Sym x;
+    GenRange *r = clamp_range(g, kc, t, at, sg->range, &x);
+    if (!r) return;
+    sg->aux.at = at;   /* aux.may_fail stays: the record is raised after the launch */
+    sg->pred_range = r;
+    sg->pred_have = gen_hoist(g, sg->blk, "int64_t", "have", cval_len(g, r->clamp));
+    sg->pred_name = cx_str(a, x, (int)strlen(x));
 }
 
 /* Everything of a SOAC's generation up to its skeleton: its size and
@@ -283,13 +326,13 @@ static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
                                          cx_str(a, range->syms[k], (int)strlen(range->syms[k]))));
         cs_expr(a, blk, cx_calln(a, "nesl_stat_soac", 3, kc->rt, kexpr, sg.size));
     }
-    sg.pull = thunk_gen(kc, s, 0, range);
+    sg.pull = thunk_gen(kc, s, 0, 0, range);
     switch (s->kind) {
     case LS_PERMUTE: case LS_SEG_PERMUTE:
-        sg.aux = thunk_gen(kc, s, 1, range);
+        sg.aux = thunk_gen(kc, s, 1, 0, range);
         break;
     case LS_FILTER: case LS_PARTITION: case LS_SEG_FILTER: case LS_SEG_PARTITION:
-        sg.aux = thunk_gen(kc, s, 1, NULL);
+        sg.aux = thunk_gen(kc, s, 1, -1, NULL);
         /* on the host like the size (over the kernel's parameters, lcu.h) */
         if (s->kept) {
             const char *gv = gen_fresh(g, "given");
@@ -298,7 +341,7 @@ static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
         }
         break;
     case LS_REDUCE: case LS_SCAN: case LS_SEG_REDUCE: case LS_SEG_SCAN: {
-        sg.aux = thunk_gen(kc, s, 2, NULL);
+        sg.aux = thunk_gen(kc, s, 2, -1, NULL);
         CExpr **v = gen_expr(g, kc->env, &sg.herr, s->args[1]->u.expr, blk);
         sg.ident = arena_alloc(a, sizeof *sg.ident * (size_t)sg.n);
         for (int k = 0; k < sg.n; k++) sg.ident[k] = gen_hoist(g, blk, gen_base_ctype(g, bases[k]), "id", v[k]);
@@ -307,6 +350,7 @@ static void soac_prepare(Gen *g, KCtx *kc, const LcuKBind *b, SoacGen *out)
     case LS_MAP: case LS_ONCE: break;
     }
     if (!seg && s->kind != LS_ONCE) clamp_read(g, kc, s, &sg);
+    if (!seg) clamp_pred(g, kc, s, &sg);
     sg.out = arena_alloc(a, sizeof *sg.out * (size_t)b->nvars);
     sg.flag_dead = filter_flag_dead(kc->k, b);
     sg.pos_comp = filter_pos_comp(s);
@@ -670,7 +714,7 @@ const char *gen_kernel_sd(Gen *g, const LcuKernel *k, Sym v)
     const char *mark;
     CFunc *f = kernel_open(g, k, name, NULL, 1, &total, NULL, &kc, &mark);
     /* known before anything is emitted: its errors would come after the lengths' */
-    if (gen_thunk_may_fail(s->args[0]->u.thunk, soac_range(g, &kc, s, s->args[s->nargs - 1]->u.expr))) {
+    if (gen_thunk_may_fail(s->args[0]->u.thunk, 0, soac_range(g, &kc, s, s->args[s->nargs - 1]->u.expr))) {
         g->func = outer;
         return NULL;
     }

@@ -48,7 +48,7 @@ CExpr *sk_index(Gen *g, SoacGen *s, CBlock *blk, CExpr *it)
 
 CExpr *sk_pred(Gen *g, SoacGen *s, CBlock *blk, CExpr **x, CExpr *it)
 {
-    return apply(g, s, &s->aux, blk, s->n, x, s->tau, NULL, it)[0];
+    return apply(g, s, &s->aux, blk, s->n, x, s->tau, s->pred_range, it)[0];
 }
 
 CExpr **sk_op(Gen *g, SoacGen *s, CBlock *blk, CExpr **acc, CExpr **x, CExpr *it)
@@ -248,6 +248,8 @@ static void filter(Gen *g, SoacGen *s, bool part, bool seg)
     Arena *a = g->a;
     CBlock *blk = s->blk;
     int n = s->n;
+    if (s->pred_range)   /* clamp_pred: the one error the predicate can raise, at iteration #v */
+        cs_expr(a, blk, cx_calln(a, "nesl_index_short", 4, s->err.err, s->size, s->pred_have, s->pred_name));
     CExpr *fl = sk_tmp(g, s, "uint8_t", "fl", s->size, false);
     CExpr *nb = sk_var(g, blk, "int64_t", "nb", cx_calln(a, "nesl_nblocks", 1, s->size));
     CExpr *cnt = sk_tmp(g, s, "int64_t", "cnt", nb, false);

@@ -165,7 +165,7 @@ static void m_pred_of(Functor *f, SoacGen *s, const char *name)
     CExpr *args[s->n];
     for (int k = 0; k < s->n; k++)
         args[k] = k == f->skip ? cx_cast(g->a, "int32_t", cx_name(g->a, "it")) : cx_member(g->a, cx_name(g->a, "x"), comp_name(g, k));
-    cs_return(g->a, b, apply(f, &s->aux, b, s->n, args, s->tau, NULL)[0]);
+    cs_return(g->a, b, apply(f, &s->aux, b, s->n, args, s->tau, s->pred_range)[0]);
 }
 
 /* bool pred(const R &x, int64_t it, NeslDErr *derr) */
@@ -703,6 +703,8 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
         CExpr *d;
         s->out[n] = sk_out_vec(g, s, s->tau[n], cx_int(a, 0), false, &d);
     }
+    if (s->pred_range)   /* clamp_pred: the error recorded in the record the launch takes */
+        cs_expr(a, blk, rt_call(g, s, "nesl_cu_index_short", 3, s->size, s->pred_have, s->pred_name));
     static const char *const fn[2][2] = { { "nesl_cu_filter<false>", "nesl_cu_filter<false, true>" },
                                           { "nesl_cu_filter<true>", "nesl_cu_filter<true, true>" } };
     CExpr *rank = part || seg ? NULL : rank_words(g, s, n, vt);
@@ -811,7 +813,9 @@ static void cu_filters(Gen *g, SoacGen *fs, int nf)
     for (int c = 0; c < nf; c++) {
         cnt[c] = sk_var(g, blk, "NeslCount", "cnt", NULL);
         CExpr *rank = rank_words(g, &fs[c], n, vt[c]);
-        args[4 + c] = cx_calln(a, "nesl_filter_out", 2, cx_un(a, CU_ADDR, cnt[c]), rank ? rank : cx_name(a, "NULL"));
+        CExpr *null = cx_name(a, "NULL");   /* clamp_pred: recorded into FILTER c's own record */
+        args[4 + c] = cx_calln(a, "nesl_filter_out", 4, cx_un(a, CU_ADDR, cnt[c]), rank ? rank : null,
+                               fs[c].pred_range ? fs[c].pred_have : cx_int(a, 0), fs[c].pred_range ? fs[c].pred_name : null);
     }
     cs_expr(a, blk, cx_call(a, arena_strndup(a, fn, strlen(fn)), nf + 4, args));
     raise_if(g, s, may_fail);

@@ -134,12 +134,20 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
         for (int c = 0; c < K; c++) *p.total[c] = (long long)s_pre[c] + (long long)ktile.c[c];
 }
 
-/* FILTER c's outputs: where its count goes, its rank words (or NULL). */
+/* FILTER c's outputs: where its count goes, its rank words (or NULL);
+ * and the vector its predicate reads at the index with a bounds select
+ * (cudagen clamp_pred): its length and name (or NULL), the error of a
+ * size past it recorded in FILTER c's record before the launch. */
 struct NeslFilterOut {
     NeslCount *count;
     uint64_t *rank;
+    int64_t have;
+    const char *name;
 };
-static inline NeslFilterOut nesl_filter_out(NeslCount *count, uint64_t *rank) { return NeslFilterOut{ count, rank }; }
+static inline NeslFilterOut nesl_filter_out(NeslCount *count, uint64_t *rank, int64_t have, const char *name)
+{
+    return NeslFilterOut{ count, rank, have, name };
+}
 
 /* Launches K FILTERs of n elements in one; each of the K counts gets its
  * FILTER's count slot, read later (nesl_cu_count, one wait for the
@@ -160,6 +168,7 @@ template <int K, class S, class... C> static void nesl_cu_filter_multi_later(Nes
     for (int c = 0; c < K; c++) {
         if (c > 0 && own) nesl_cu_raise(rt);
         p.e[c] = nesl_cu_derr(rt);
+        if (os[c].name) nesl_cu_index_short(rt, n, os[c].have, os[c].name);   /* into p.e[c] */
         p.total[c] = nesl_cu_count_slot(rt, os[c].count);
         p.rank[c] = os[c].rank;
     }
