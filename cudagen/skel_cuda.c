@@ -756,7 +756,7 @@ static bool m_filters(Functor *f, SoacGen *fs, int nf, CExpr **const *dst)
     CBlock *sb = method(f, "void", "store", 3, "int", "c", "int64_t", "i", cref(f), "r");
     bool may_fail = false;
     for (int c = 0; c < nf; c++) {
-        char pn[16], sn[16];
+        char pn[24], sn[24];   /* "store" and any int */
         snprintf(pn, sizeof pn, "pred%d", c);
         snprintf(sn, sizeof sn, "store%d", c);
         const char *pname = arena_strndup(a, pn, strlen(pn)), *sname = arena_strndup(a, sn, strlen(sn));
