@@ -197,6 +197,12 @@ bool gen_thunk_may_fail(const LcuThunk *t, int at, const GenRange *range);
  * not x.[i]) on every path through it and that range does not hold;
  * NULL where there are none or several. */
 Sym gen_index_read(const LcuThunk *t, int at, const GenRange *range);
+/* A range's clamped vector (GenRange.clamp): its name as a string, and the
+ * host's check of its length against size before the loop or launch
+ * (nesl_index_short into the record rec; CUDA: nesl_cu_index_short, rec
+ * the runtime, into the record the next launch takes). */
+CExpr *gen_clamp_name(Gen *g, const GenRange *r);
+CExpr *gen_clamp_check(Gen *g, const GenRange *r, CExpr *rec, CExpr *size);
 
 /* ---- the skeleton interface ---- */
 /* One SOAC of a kernel, ready for its skeleton.  The shared kernel generator
@@ -229,9 +235,8 @@ typedef struct SoacGen {
                                   a skeleton with rank words may leave it unstored */
     const GenRange *pred_range;  /* FILTER, PARTITION: the vectors the predicate's
                                   parameter aux.at is a valid index of, one of them
-                                  clamped (gen_kernel.c clamp_pred), else NULL */
-    CExpr *pred_have, *pred_name;  /* with pred_range: the clamped vector's length and
-                                  name, for the skeleton's check before the launch */
+                                  clamped (gen_kernel.c clamp_pred; the skeleton checks
+                                  its length before the launch), else NULL */
 } SoacGen;
 
 typedef void (*SkelFn)(Gen *g, SoacGen *s);

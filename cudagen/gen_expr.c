@@ -336,6 +336,18 @@ static CExpr *range_read(Gen *g, const GenRange *r, int k, CExpr *index)
     return cx_cond(g->a, cx_bin(g->a, CB_LT, index, cval_len(g, v)), x, cx_int(g->a, 0));
 }
 
+CExpr *gen_clamp_name(Gen *g, const GenRange *r)
+{
+    for (int k = 0; k < r->n; k++)
+        if (r->vecs[k] == r->clamp) return cx_str(g->a, r->syms[k], (int)strlen(r->syms[k]));
+    ICE("code generation: a range without its clamped vector");
+}
+
+CExpr *gen_clamp_check(Gen *g, const GenRange *r, CExpr *rec, CExpr *size)
+{
+    return cx_calln(g->a, g->skel->device ? "nesl_cu_index_short" : "nesl_index_short", 4, rec, size, cval_len(g, r->clamp), gen_clamp_name(g, r));
+}
+
 /* x[i]: unchecked when i is known to be in range for x, or the flattener
  * built it so (x.[i]). */
 static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr *e, CBlock *blk)

@@ -201,7 +201,7 @@ static GenRange *soac_range(Gen *g, const KCtx *kc, const LcuSoac *s, const LcuE
  * parameter at) on every path without knowing that it is as long as the
  * size, clamped: read as 0 past its end (GenRange.clamp).  NULL where
  * there is no such vector, or t may fail otherwise. */
-static GenRange *clamp_range(Gen *g, const KCtx *kc, const LcuThunk *t, int at, const GenRange *base, Sym *name)
+static GenRange *clamp_range(Gen *g, const KCtx *kc, const LcuThunk *t, int at, const GenRange *base)
 {
     Arena *a = g->a;
     Sym x = gen_index_read(t, at, base);
@@ -221,9 +221,7 @@ static GenRange *clamp_range(Gen *g, const KCtx *kc, const LcuThunk *t, int at, 
     r->syms = syms;
     r->n = n + 1;
     r->clamp = v;
-    if (gen_thunk_may_fail(t, at, r)) return NULL;
-    *name = x;
-    return r;
+    return gen_thunk_may_fail(t, at, r) ? NULL : r;
 }
 
 /* A vector the pull reads at its index on every path without knowing
@@ -241,15 +239,11 @@ static GenRange *clamp_range(Gen *g, const KCtx *kc, const LcuThunk *t, int at, 
  * there first in any case. */
 static void clamp_read(Gen *g, KCtx *kc, const LcuSoac *s, SoacGen *sg)
 {
-    Arena *a = g->a;
     if (s->kind != LS_MAP && s->kind != LS_REDUCE && s->kind != LS_SCAN && s->kind != LS_FILTER && s->kind != LS_PARTITION) return;
     if (!sg->pull.may_fail || sg->aux.may_fail) return;
-    Sym x;
-    GenRange *r = clamp_range(g, kc, s->args[0]->u.thunk, 0, sg->range, &x);
+    GenRange *r = clamp_range(g, kc, s->args[0]->u.thunk, 0, sg->range);
     if (!r) return;
-    CExpr *name = cx_str(a, x, (int)strlen(x));
-    if (g->skel->device) cs_expr(a, sg->blk, cx_calln(a, "nesl_cu_index_short", 4, kc->rt, sg->size, cval_len(g, r->clamp), name));
-    else cs_expr(a, sg->blk, cx_calln(a, "nesl_index_short", 4, kc->err, sg->size, cval_len(g, r->clamp), name));
+    cs_expr(g->a, sg->blk, gen_clamp_check(g, r, g->skel->device ? kc->rt : kc->err, sg->size));
     sg->range = r;   /* the pull still may fail: the skeleton raises the record after it */
 }
 
@@ -261,22 +255,18 @@ static void clamp_read(Gen *g, KCtx *kc, const LcuSoac *s, SoacGen *sg)
  * nvcc from issuing a thread's eight loads together: the one-launch
  * FILTERs took 125 us at 10^7 elements, 0.94 TB/s (bench/RESULTS.md,
  * session 34).  The skeleton records the error before the launch
- * (SoacGen.pred_have), into the FILTER's own record: in a group of
- * FILTERs in one launch each has one, raised in the FILTERs' order. */
+ * (gen_clamp_check), into the FILTER's own record: in a group of FILTERs
+ * in one launch each has one, raised in the FILTERs' order. */
 static void clamp_pred(Gen *g, KCtx *kc, const LcuSoac *s, SoacGen *sg)
 {
-    Arena *a = g->a;
     if ((s->kind != LS_FILTER && s->kind != LS_PARTITION) || s->args[1]->kind != LA_THUNK) return;
     const LcuThunk *t = s->args[1]->u.thunk;
     int at = pull_index_comp(s);
     if (at < 0 || t->nparams != sg->n || sg->pull.may_fail || !sg->aux.may_fail) return;
-    Sym x;
-    GenRange *r = clamp_range(g, kc, t, at, sg->range, &x);
+    GenRange *r = clamp_range(g, kc, t, at, sg->range);
     if (!r) return;
     sg->aux.at = at;   /* aux.may_fail stays: the record is raised after the launch */
     sg->pred_range = r;
-    sg->pred_have = gen_hoist(g, sg->blk, "int64_t", "have", cval_len(g, r->clamp));
-    sg->pred_name = cx_str(a, x, (int)strlen(x));
 }
 
 /* Everything of a SOAC's generation up to its skeleton: its size and

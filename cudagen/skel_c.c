@@ -249,7 +249,7 @@ static void filter(Gen *g, SoacGen *s, bool part, bool seg)
     CBlock *blk = s->blk;
     int n = s->n;
     if (s->pred_range)   /* clamp_pred: the one error the predicate can raise, at iteration #v */
-        cs_expr(a, blk, cx_calln(a, "nesl_index_short", 4, s->err.err, s->size, s->pred_have, s->pred_name));
+        cs_expr(a, blk, gen_clamp_check(g, s->pred_range, s->err.err, s->size));
     CExpr *fl = sk_tmp(g, s, "uint8_t", "fl", s->size, false);
     CExpr *nb = sk_var(g, blk, "int64_t", "nb", cx_calln(a, "nesl_nblocks", 1, s->size));
     CExpr *cnt = sk_tmp(g, s, "int64_t", "cnt", nb, false);

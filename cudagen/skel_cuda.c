@@ -704,7 +704,7 @@ static void cu_filter(Gen *g, SoacGen *s, bool part, bool seg)
         s->out[n] = sk_out_vec(g, s, s->tau[n], cx_int(a, 0), false, &d);
     }
     if (s->pred_range)   /* clamp_pred: the error recorded in the record the launch takes */
-        cs_expr(a, blk, rt_call(g, s, "nesl_cu_index_short", 3, s->size, s->pred_have, s->pred_name));
+        cs_expr(a, blk, gen_clamp_check(g, s->pred_range, s->rt, s->size));
     static const char *const fn[2][2] = { { "nesl_cu_filter<false>", "nesl_cu_filter<false, true>" },
                                           { "nesl_cu_filter<true>", "nesl_cu_filter<true, true>" } };
     CExpr *rank = part || seg ? NULL : rank_words(g, s, n, vt);
@@ -813,9 +813,10 @@ static void cu_filters(Gen *g, SoacGen *fs, int nf)
     for (int c = 0; c < nf; c++) {
         cnt[c] = sk_var(g, blk, "NeslCount", "cnt", NULL);
         CExpr *rank = rank_words(g, &fs[c], n, vt[c]);
-        CExpr *null = cx_name(a, "NULL");   /* clamp_pred: recorded into FILTER c's own record */
+        const GenRange *pr = fs[c].pred_range;   /* clamp_pred: checked into FILTER c's own record */
+        CExpr *null = cx_name(a, "NULL");
         args[4 + c] = cx_calln(a, "nesl_filter_out", 4, cx_un(a, CU_ADDR, cnt[c]), rank ? rank : null,
-                               fs[c].pred_range ? fs[c].pred_have : cx_int(a, 0), fs[c].pred_range ? fs[c].pred_name : null);
+                               pr ? cval_len(g, pr->clamp) : cx_int(a, 0), pr ? gen_clamp_name(g, pr) : null);
     }
     cs_expr(a, blk, cx_call(a, arena_strndup(a, fn, strlen(fn)), nf + 4, args));
     raise_if(g, s, may_fail);
