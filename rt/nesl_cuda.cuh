@@ -151,6 +151,10 @@ unsigned long long *nesl_cu_perm_win(NeslRt *rt, int64_t n, unsigned *epoch);
 /* The device's architecture (100 * major + 10 * minor) where launches may
  * be programmatic (nesl_cu_launch), else 0: before sm_90, or NESL_CU_PDL=0. */
 int nesl_cu_pdl_arch(NeslRt *rt);
+/* NESL_CU_PROFILE: the host's time in the launch calls themselves
+ * (nesl_cu_launch), told apart from the rest of its time per operation. */
+double nesl_cu_prof_t0(NeslRt *rt);                /* 0 when not profiling */
+void nesl_cu_prof_launch(NeslRt *rt, double t0);
 NESL_C_END
 
 /* Whether this translation unit's kernels wait (NESL_PDL_WAIT) in the code
@@ -186,7 +190,9 @@ static inline void nesl_cu_launch(NeslRt *rt, void (*k)(KArgs...), dim3 grid, di
     c.blockDim = block;
     c.attrs = at;
     c.numAttrs = nesl_pdl_ok(nesl_cu_pdl_arch(rt)) ? 1 : 0;
+    double t0 = nesl_cu_prof_t0(rt);
     (void)cudaLaunchKernelEx(&c, k, std::forward<Args>(args)...);
+    nesl_cu_prof_launch(rt, t0);
 }
 
 static __device__ __forceinline__ void nesl_derr_fill(NeslDErr *e, int64_t it, int code, long long a, long long b, const char *name)
@@ -341,6 +347,13 @@ template <class T> static __device__ T nesl_shfl_idx(T v, int src)
 }
 
 /* A value another block wrote (past the L1 cache). */
+/* d[i] where 0 <= i < n, else 0: a read moved before the branch that
+ * guarded it (cudagen/gen_spec.c); memory is read only in bounds. */
+template <class T> static __device__ __forceinline__ T nesl_spec_ld(const T *d, int64_t i, int64_t n)
+{
+    return (uint64_t)i < (uint64_t)n ? d[i] : T(0);
+}
+
 template <class T> static __device__ T nesl_ld_volatile(const T *p)
 {
     T r;
@@ -626,6 +639,10 @@ __global__ void nesl_k_reduce(S s, int64_t n, int64_t ntiles, R ident, R *part, 
             acc.v = acc.ok ? c(acc.v, t.v) : t.v;
             acc.ok = 1;
         }
+    }
+    if (G == 1) {   /* one block (a recursion's last levels): no partials, no second fold */
+        if (threadIdx.x == 0) *out = c(ident, acc.v);
+        return;
     }
     if (threadIdx.x == 0) {
         part[b] = acc.v;   /* every block has at least one element */

@@ -233,7 +233,7 @@ static __device__ __forceinline__ void nesl_segid_run(const int64_t *o, int64_t 
 
 /* A block takes a tile of NESL_BLOCK * RUN elements: two searches over
  * all the offsets find its first and last segment, and when those
- * segments' offsets fit in shared memory, every thread searches them
+ * segments' offsets fit in shared memory (NESL_SEG_TILE_OFFS), every thread searches them
  * there, for a run of RUN elements; body.tile (t0, m, ids) then gets the
  * ids of the tile's m elements from t0 in shared memory, to use with
  * consecutive threads on consecutive elements (an element per thread in
@@ -244,12 +244,20 @@ static __device__ __forceinline__ void nesl_segid_run(const int64_t *o, int64_t 
  * 4e6 elements in 2000 segments took 51 us with a search per element, 14
  * with a search per run.  RUN (a multiple of 4, for int4 stores of the
  * ids): nesl_seg_tiles_launch. */
+/* The offsets a tile copies to shared memory (more segments: each thread
+ * writes whole segments' ids).  Room for a whole tile's (16 KB a block at
+ * runs of 8) left the L1 cache little of the SM for the segments' values
+ * the body reads: H100, quicksort 10^7's kernels 15.17 -> 14.38 ms at 256,
+ * 14.16 at 128 (bench/RESULTS.md, session 35). */
+#ifndef NESL_SEG_TILE_OFFS
+#define NESL_SEG_TILE_OFFS 128
+#endif
 template <class B, int RUN> __global__ void nesl_k_seg_tiles(const int64_t *offs, int64_t nsegs, int64_t total, B body)
 {
     NESL_PDL_WAIT();
     static_assert(RUN > 0 && RUN % 4 == 0, "segment ids are stored as int4s");
-    enum { TILE = NESL_BLOCK * RUN };
-    __shared__ int64_t so[TILE];
+    enum { TILE = NESL_BLOCK * RUN, OFFS = NESL_SEG_TILE_OFFS < TILE ? NESL_SEG_TILE_OFFS : TILE };
+    __shared__ int64_t so[OFFS];
     __shared__ __align__(16) int32_t sid[TILE];
     __shared__ int64_t gs, ge;
     for (int64_t t0 = (int64_t)blockIdx.x * TILE; t0 < total; t0 += (int64_t)gridDim.x * TILE) {
@@ -261,7 +269,7 @@ template <class B, int RUN> __global__ void nesl_k_seg_tiles(const int64_t *offs
         }
         __syncthreads();
         int64_t a = gs, b = ge + 1, m = b - a;   /* the tile's segments: [a, b) */
-        bool shared = m <= TILE;   /* else many empty segments */
+        bool shared = m <= OFFS;   /* else many short or empty segments */
         if (shared)
             for (int64_t k = threadIdx.x; k < m; k += blockDim.x) so[k] = offs[a + k];
         __syncthreads();

@@ -132,6 +132,8 @@ struct NeslRt {
     long kind_n[32];
     double kind_s[32], t_last;   /* host time since the previous operation or wait */
     double wait_s, t_start;
+    long n_launch;
+    double launch_s;             /* NESL_CU_PROFILE: host time in the launch calls */
     int nwhys;
     const char *why_name[16];    /* NESL_CU_PROFILE: host waits by reason */
     long why_n[16];
