@@ -88,6 +88,9 @@ typedef struct Gen {
     /* per kernel of prog, per result: the host reads it only as
      * filter_sd's kept positions or by # (gen_uses.c) */
     bool **kept_only;
+    /* the thunk being generated: its segment-invariant reads, loaded at
+     * its top (gen_spec.c), or NULL */
+    const struct SpecLoads *spec;
 } Gen;
 
 /* The program's kernel of that name, or NULL (gen_host.c). */
@@ -182,6 +185,15 @@ typedef struct ThunkGen {
                                   FILTER's predicate the pull's component that is the
                                   index (gen_kernel.c clamp_pred), else -1 */
 } ThunkGen;
+
+/* A device thunk's in-range reads at indices that depend only on the
+ * element's segment id, literals and scalars, loaded at its top with a
+ * bounds select each (gen_spec.c); at: its index parameter.  NULL where
+ * none is read under a branch. */
+typedef struct SpecLoads { int n; const LcuExpr **reads; CExpr **vals; } SpecLoads;
+const SpecLoads *gen_spec_loads(Gen *g, const LcuThunk *th, int at, const CEnv *env, const ErrCtx *ec, CBlock *blk);
+/* The loaded value of in-range read e (g->spec), or NULL. */
+CExpr *gen_spec_find(const Gen *g, const LcuExpr *e);
 
 /* gen_thunk: bind the thunk's parameters to args (one per flat parameter,
  * of the given bases; range0, if not NULL, holds vectors the argument t->at

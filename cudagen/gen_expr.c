@@ -364,6 +364,8 @@ static CExpr *gen_index(Gen *g, const CEnv *env, const ErrCtx *ec, const LcuExpr
             }
     }
     if (v->at_index) ICE("code generation: %s read other than at its SOAC's index", e->u.index.vec);
+    CExpr *spec = e->u.index.inrange ? gen_spec_find(g, e) : NULL;
+    if (spec) return spec;
     CExpr *i = gen_hoist(g, blk, "int32_t", "ix", gen_expr(g, env, ec, ie, blk)[0]);
     const char *vn = e->u.index.vec;
     if (e->u.index.inrange && !(g->skel->device && ec->host))   /* v.[i]: in range by construction */
@@ -652,6 +654,9 @@ void gen_thunk(Gen *g, const ThunkGen *t, int nargs, CExpr **args, const LcuBase
         if (i == t->at) v->in_range = range0 && !ec->host ? preload(g, th, i, x, range0, blk) : range0;
         env = cenv_bind(g, env, th->params[i], v);
     }
+    const SpecLoads *outer = g->spec;
+    g->spec = gen_spec_loads(g, th, t->at, env, ec, blk);
     CExpr **res = gen_expr(g, env, ec, th->body, blk);
+    g->spec = outer;
     k->fn(g, k->ctx, blk, lcu_t_arity(th->body->type), res);
 }

@@ -42,7 +42,8 @@ suite=$?
 # memcheck: programs that exercise every skeleton, the library kernels and
 # device errors (a reported runtime error is fine; a memcheck error is not)
 subset="tests/codegen/types.lcu tests/codegen/gpu_large.lcu tests/codegen/err_par_map.lcu
-        tests/codegen/err_par_permute.lcu tests/codegen/lib_calls.lcu"
+        tests/codegen/err_par_permute.lcu tests/codegen/lib_calls.lcu tests/codegen/spec_loads.lcu
+        tests/codegen/seg_reduce_tiles.lcu tests/codegen/segids_map.lcu"
 for f in "$root"/tests/lcu/soac_*.lcu; do subset="$subset ${f#$root/}"; done
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/nesslc-gpu.XXXXXX") || exit 1
