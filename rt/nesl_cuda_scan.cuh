@@ -522,7 +522,6 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
         if (p.begin(tile, lo, n)) __syncthreads();   /* the tile's first segments known */
         if (phase == NESL_PH_PIECES && p.plain(tile, lo, cnt)) {
             nesl_seg_plain(p, buf, it, s_w, st, tile);
-            p.pieces_last(st, n);
             return;
         }
 #pragma unroll
@@ -596,8 +595,6 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 #endif
     __syncthreads();
     p.finish(buf, f, te, s_pre, agg, tile, lo, cnt);   /* items re-read from buf: fewer live registers */
-    if constexpr (P::FLAGS != 0)
-        if (phase == NESL_PH_PIECES) p.pieces_last(st, n);
 #ifdef NESL_SCAN_PROF
     NESL_PROF_TILE(tile, g0, c0, c1, c2, c3);
 #endif
@@ -605,15 +602,8 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 
 /* NESL_FIXED: the exclusive prefixes of the tile aggregates (after init),
  * in one block, grouped by the tile count alone. */
-template <bool VOL, class T> static __device__ __forceinline__ T nesl_ld_maybe_volatile(const T *p)
-{
-    if constexpr (VOL) return nesl_ld_volatile(p);
-    else return *p;
-}
-
-/* The body of nesl_k_tile_prefix, for a block of NESL_BLOCK threads; VOL:
- * agg was written by other blocks of the same launch (read past L1). */
-template <bool VOL, class P>
+/* The body of nesl_k_tile_prefix, for a block of NESL_BLOCK threads. */
+template <class P>
 static __device__ void nesl_tile_prefix_block(const P &p, const typename P::V *agg, NeslOpt<typename P::V> *pre, int64_t ntiles)
 {
     typedef typename P::V V;
@@ -623,13 +613,13 @@ static __device__ void nesl_tile_prefix_block(const P &p, const typename P::V *a
     NeslOpt<V> x, ex, tot;
     x.ok = 0;
 #pragma unroll 16
-    for (int64_t i = b; i < e; i++) x = nesl_opt_add(p, x, nesl_ld_maybe_volatile<VOL>(agg + i));   /* unrolled: loads in flight together */
+    for (int64_t i = b; i < e; i++) x = nesl_opt_add(p, x, agg[i]);   /* unrolled: loads in flight together */
     nesl_block_scan(x, c, &ex, &tot);
     NeslOpt<V> r = nesl_opt_cat(p, p.init(), ex);
 #pragma unroll 16
     for (int64_t i = b; i < e; i++) {
         pre[i] = r;
-        r = nesl_opt_add(p, r, nesl_ld_maybe_volatile<VOL>(agg + i));
+        r = nesl_opt_add(p, r, agg[i]);
     }
 }
 
@@ -637,7 +627,7 @@ template <class P>
 __global__ void nesl_k_tile_prefix(P p, const typename P::V *agg, NeslOpt<typename P::V> *pre, int64_t ntiles)
 {
     NESL_PDL_WAIT();
-    nesl_tile_prefix_block<false>(p, agg, pre, ntiles);
+    nesl_tile_prefix_block(p, agg, pre, ntiles);
 }
 
 /* Tile prefixes over many tiles (> NESL_TP_ONE): blocks of NESL_BLOCK
@@ -1345,15 +1335,12 @@ template <class S, class R> struct NeslSegP {
         return offs[g] < lo && offs[g + 1] >= lo + cnt;
     }
     /* SEG_REDUCE: the segment that crosses into tile T and ends there is
-     * the prefix of T (from the tile prefixes) then T's piece; VOL: first
-     * and piece were written by other blocks of the same launch */
-    template <bool VOL> __device__ void piece_done(const NeslOpt<V> *pre, int64_t T, int64_t n) const
+     * the prefix of T (from the tile prefixes) then T's piece */
+    __device__ void piece_done(const NeslOpt<V> *pre, int64_t T, int64_t n) const
     {
-        int64_t lo = T * Shape::TILE, hi = lo + Shape::TILE < n ? lo + Shape::TILE : n;
-        int64_t g = nesl_ld_maybe_volatile<VOL>(first + T);
-        if (offs[g] < lo && offs[g + 1] <= hi) s.store(g, s.op(ident, s.op(pre[T].v.v, nesl_ld_maybe_volatile<VOL>(piece + T), 0, e), 0, e));
+        int64_t lo = T * Shape::TILE, hi = lo + Shape::TILE < n ? lo + Shape::TILE : n, g = first[T];
+        if (offs[g] < lo && offs[g + 1] <= hi) s.store(g, s.op(ident, s.op(pre[T].v.v, piece[T], 0, e), 0, e));
     }
-    template <class St> __device__ void pieces_last(const St &st, int64_t n) const;
     __device__ R load(int64_t i) const { return s.pull(i, e); }
     __device__ V lift(const R &x, int head) const { return V{ x, head }; }
     __device__ V combine(const V &a, const V &b) const { return b.head ? b : V{ s.op(a.v, b.v, 0, e), a.head }; }
@@ -1411,35 +1398,25 @@ __global__ void nesl_k_seg_pieces(NeslSegP<S, R> p, const NeslOpt<NeslSegV<R> > 
 {
     NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t T = 1 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; T < ntiles; T += stride) p.template piece_done<false>(pre, T, n);
+    for (int64_t T = 1 + (int64_t)blockIdx.x * blockDim.x + threadIdx.x; T < ntiles; T += stride) p.piece_done(pre, T, n);
 }
 
-/* SEG_REDUCE over a few tiles in one launch (st.counter set, nesl_cu_seg_par):
- * the last block to finish its tile takes the tile prefixes as
- * nesl_k_tile_prefix does (the same grouping: the same floats) and
- * finishes the crossing segments as nesl_k_seg_pieces does.  Two launches
- * fewer a SEG_REDUCE of 2 to NESL_SEG_ONE_LAUNCH tiles (Barnes-Hut's sums
- * of masses: 8 tiles at 10^4 bodies).  Over more tiles the one block's
- * share is slower than the two launches it saves: spmv's 2441 tiles took
- * 0.135 -> 0.162 ms (H100, bench/RESULTS.md, session 35). */
-#ifndef NESL_SEG_ONE_LAUNCH
-#define NESL_SEG_ONE_LAUNCH 32
-#endif
-template <class S, class R> template <class St> __device__ void NeslSegP<S, R>::pieces_last(const St &st, int64_t n) const
+/* The same after the tile prefixes, in one block, up to NESL_BLOCK
+ * tiles (a tile a thread in both steps, as in the separate launches): a
+ * launch fewer a SEG_REDUCE (Barnes-Hut's sums of masses, 8 tiles at 10^4
+ * bodies).  Over spmv's 2441 tiles, ten a thread one after another, the
+ * one block took 0.134 -> 0.146 ms.  A first version had the main pass's
+ * last block do both (a ticket a block): compiled into every SEG_ kernel,
+ * its code made ptxas spill more in the tiles' loop (SEG_SCAN of segments
+ * of 4 1.07 -> 1.09x its baseline) and spmv took 0.162 ms
+ * (bench/RESULTS.md, session 35). */
+template <class S, class R>
+__global__ void nesl_k_seg_prefix_pieces(NeslSegP<S, R> p, const NeslSegV<R> *agg, NeslOpt<NeslSegV<R> > *pre, int64_t n, int64_t ntiles)
 {
-    if (!st.counter) return;
-    __shared__ int last;
-    __syncthreads();   /* the block's agg, piece and first written */
-    if (threadIdx.x == 0) {
-        __threadfence();
-        last = nesl_ticket(st.counter, gridDim.x - 1) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
-    nesl_tile_prefix_block<true>(*this, st.agg, st.pre, gridDim.x);
+    NESL_PDL_WAIT();
+    nesl_tile_prefix_block(p, agg, pre, ntiles);
     __syncthreads();   /* pre, written by this block */
-    for (int64_t T = 1 + threadIdx.x; T < gridDim.x; T += blockDim.x) piece_done<true>(st.pre, T, n);
+    for (int64_t T = 1 + threadIdx.x; T < ntiles; T += blockDim.x) p.piece_done(pre, T, n);
 }
 
 /* Empty segments reduce to the identity (SEG_REDUCE of no elements). */
@@ -1504,13 +1481,17 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     st.agg = (V *)nesl_cu_tmp(rt, sizeof(V) * (size_t)ntiles, false);
     st.pre = (NeslOpt<V> *)nesl_cu_tmp(rt, sizeof(NeslOpt<V>) * (size_t)ntiles, false);
     p.piece = (R *)nesl_cu_tmp(rt, sizeof(R) * (size_t)ntiles, false);
-    if (ntiles >= 2 && ntiles <= NESL_SEG_ONE_LAUNCH) st.counter = nesl_cu_counter(rt);   /* NeslSegP::pieces_last */
     nesl_cu_launch(rt, nesl_k_scan<NeslSegP<S, R> >, (unsigned)ntiles, SB, p, n, st, NESL_PH_PIECES);
     nesl_cu_launched(rt, what);
-    if (ntiles < 2 || st.counter) return;
+    if (ntiles < 2) return;
 #ifdef NESL_SEG_NO_PIECES
     return;   /* bench/cuda/scan_variants.sh "segnp": the one pass alone (results incomplete) */
 #endif
+    if (ntiles <= NESL_BLOCK) {
+        nesl_cu_launch(rt, nesl_k_seg_prefix_pieces<S, R>, 1, NESL_BLOCK, p, (const NeslSegV<R> *)st.agg, st.pre, n, ntiles);
+        nesl_cu_launched(rt, what);
+        return;
+    }
     nesl_cu_tile_prefix(rt, p, st.agg, st.pre, ntiles);
     int64_t grid = nesl_cu_grid(rt, (const void *)nesl_k_seg_pieces<S, R>, (ntiles + NESL_BLOCK - 1) / NESL_BLOCK);
     nesl_cu_launch(rt, nesl_k_seg_pieces<S, R>, (unsigned)grid, NESL_BLOCK, p, st.pre, n, ntiles);
