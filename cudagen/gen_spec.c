@@ -30,7 +30,7 @@ typedef struct SpecScan {
     Gen *g;
     const CEnv *env;
     Sym p;                     /* the thunk's index parameter */
-    PtrVec bound;              /* names bound inside the body */
+    PtrVec bound;              /* its other parameters and the names bound inside the body */
     const LcuExpr *reads[SPEC_MAX];
     int n;
     int cond;                  /* > 0: inside a branch or a short-circuit operand */
@@ -149,6 +149,8 @@ const SpecLoads *gen_spec_loads(Gen *g, const LcuThunk *th, int at, const CEnv *
     SpecScan s = { .g = g, .env = env, .p = th->params[at] };
     collect_bound(&s, th->body);
     if (bound_in(&s, s.p)) return NULL;   /* the index rebound: "segment-invariant" would mean another thing */
+    for (int i = 0; i < th->nparams; i++)   /* a predicate's pulled element varies with the index too */
+        if (i != at) ptrvec_push(g->a, &s.bound, (void *)th->params[i]);
     scan(&s, th->body);
     if (!s.branched) return NULL;   /* every read on every path: nothing to gain */
     SpecLoads *L = arena_alloc(g->a, sizeof *L);
