@@ -44,24 +44,11 @@ static bool bound_in(const SpecScan *s, Sym x)
     return false;
 }
 
-static void collect_bound(SpecScan *s, const LcuExpr *e)
+/* lcu_names_expr's callback: a name bound inside the body (free false). */
+static void note_bound(void *ctx, Sym x, bool free)
 {
-    switch (e->kind) {
-    case LE_LET: case LE_LOOP:
-        for (int i = 0; i < e->u.let.bind->nvars; i++) ptrvec_push(s->g->a, &s->bound, (void *)e->u.let.bind->vars[i]);
-        collect_bound(s, e->u.let.bind->rhs);
-        collect_bound(s, e->u.let.body);
-        return;
-    case LE_IF: collect_bound(s, e->u.if_.cond); collect_bound(s, e->u.if_.then_e); collect_bound(s, e->u.if_.else_e); return;
-    case LE_TUPLE: case LE_RECUR: for (int i = 0; i < e->u.tuple.n; i++) collect_bound(s, e->u.tuple.elems[i]); return;
-    case LE_BINOP: collect_bound(s, e->u.bin.l); collect_bound(s, e->u.bin.r); return;
-    case LE_UNOP: collect_bound(s, e->u.un.e); return;
-    case LE_INDEX: collect_bound(s, e->u.index.idx); return;
-    case LE_CALL: for (int i = 0; i < e->u.call.nargs; i++) collect_bound(s, e->u.call.args[i]); return;
-    case LE_INT: case LE_FLOAT: case LE_BOOL: case LE_CHAR: case LE_UNIT: case LE_VAR: case LE_LEN:
-    case LE_VECLIT: case LE_RUN: case LE_BLOCK: case LE_STRING: case LE_SOAC: case LE_LIB:
-        return;
-    }
+    SpecScan *s = ctx;
+    if (!free && !bound_in(s, x)) ptrvec_push(s->g->a, &s->bound, (void *)x);
 }
 
 /* Is e the same for all elements of a segment, and computed without a
@@ -147,7 +134,7 @@ const SpecLoads *gen_spec_loads(Gen *g, const LcuThunk *th, int at, const CEnv *
 {
     if (!g->skel->device || ec->host || at < 0 || at >= th->nparams) return NULL;
     SpecScan s = { .g = g, .env = env, .p = th->params[at] };
-    collect_bound(&s, th->body);
+    lcu_names_expr(g->a, th->body, note_bound, &s);
     if (bound_in(&s, s.p)) return NULL;   /* the index rebound: "segment-invariant" would mean another thing */
     for (int i = 0; i < th->nparams; i++)   /* a predicate's pulled element varies with the index too */
         if (i != at) ptrvec_push(g->a, &s.bound, (void *)th->params[i]);

@@ -154,7 +154,7 @@ int nesl_cu_pdl_arch(NeslRt *rt);
 /* NESL_CU_PROFILE: the host's time in the launch calls themselves
  * (nesl_cu_launch), told apart from the rest of its time per operation. */
 double nesl_cu_prof_t0(NeslRt *rt);                /* 0 when not profiling */
-void nesl_cu_prof_launch(NeslRt *rt, double t0);
+void nesl_cu_prof_launch(NeslRt *rt, double t0);   /* t0 != 0 */
 NESL_C_END
 
 /* Whether this translation unit's kernels wait (NESL_PDL_WAIT) in the code
@@ -192,7 +192,7 @@ static inline void nesl_cu_launch(NeslRt *rt, void (*k)(KArgs...), dim3 grid, di
     c.numAttrs = nesl_pdl_ok(nesl_cu_pdl_arch(rt)) ? 1 : 0;
     double t0 = nesl_cu_prof_t0(rt);
     (void)cudaLaunchKernelEx(&c, k, std::forward<Args>(args)...);
-    nesl_cu_prof_launch(rt, t0);
+    if (t0 != 0) nesl_cu_prof_launch(rt, t0);
 }
 
 static __device__ __forceinline__ void nesl_derr_fill(NeslDErr *e, int64_t it, int code, long long a, long long b, const char *name)
@@ -346,7 +346,6 @@ template <class T> static __device__ T nesl_shfl_idx(T v, int src)
     return r;
 }
 
-/* A value another block wrote (past the L1 cache). */
 /* d[i] where 0 <= i < n, else 0: a read moved before the branch that
  * guarded it (cudagen/gen_spec.c); memory is read only in bounds. */
 template <class T> static __device__ __forceinline__ T nesl_spec_ld(const T *d, int64_t i, int64_t n)
@@ -354,6 +353,7 @@ template <class T> static __device__ __forceinline__ T nesl_spec_ld(const T *d, 
     return (uint64_t)i < (uint64_t)n ? d[i] : T(0);
 }
 
+/* A value another block wrote (past the L1 cache). */
 template <class T> static __device__ T nesl_ld_volatile(const T *p)
 {
     T r;
@@ -581,7 +581,7 @@ template <class S> static auto nesl_cu_once(NeslRt *rt, const S &s) -> decltype(
  * order; STRIPED, for commutative operators: thread t takes elements
  * k * NESL_BLOCK + t of the tile, so that each warp load is coalesced);
  * the last block to finish folds the G partials in order and applies the
- * identity once ---- */
+ * identity once (one block: its own fold is the result) ---- */
 template <class S, class R> struct NeslOpC {
     const S *s;
     NeslDErr *e;

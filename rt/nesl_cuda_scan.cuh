@@ -601,8 +601,8 @@ template <class P> __global__ void __launch_bounds__(P::Shape::SB, P::Shape::MIN
 }
 
 /* NESL_FIXED: the exclusive prefixes of the tile aggregates (after init),
- * in one block, grouped by the tile count alone. */
-/* The body of nesl_k_tile_prefix, for a block of NESL_BLOCK threads. */
+ * in one block of NESL_BLOCK threads, grouped by the tile count alone
+ * (nesl_k_tile_prefix, nesl_k_seg_prefix_pieces). */
 template <class P>
 static __device__ void nesl_tile_prefix_block(const P &p, const typename P::V *agg, NeslOpt<typename P::V> *pre, int64_t ntiles)
 {
@@ -1488,7 +1488,7 @@ static void nesl_cu_seg_par(NeslRt *rt, const S &s, int64_t n, int64_t nsegs, co
     return;   /* bench/cuda/scan_variants.sh "segnp": the one pass alone (results incomplete) */
 #endif
     if (ntiles <= NESL_BLOCK) {
-        nesl_cu_launch(rt, nesl_k_seg_prefix_pieces<S, R>, 1, NESL_BLOCK, p, (const NeslSegV<R> *)st.agg, st.pre, n, ntiles);
+        nesl_cu_launch(rt, nesl_k_seg_prefix_pieces<S, R>, 1, NESL_BLOCK, p, st.agg, st.pre, n, ntiles);
         nesl_cu_launched(rt, what);
         return;
     }

@@ -231,19 +231,6 @@ static __device__ __forceinline__ void nesl_segid_run(const int64_t *o, int64_t 
     }
 }
 
-/* A block takes a tile of NESL_BLOCK * RUN elements: two searches over
- * all the offsets find its first and last segment, and when those
- * segments' offsets fit in shared memory (NESL_SEG_TILE_OFFS), every thread searches them
- * there, for a run of RUN elements; body.tile (t0, m, ids) then gets the
- * ids of the tile's m elements from t0 in shared memory, to use with
- * consecutive threads on consecutive elements (an element per thread in
- * turn: the body's loads and stores coalesce, where a run per thread made
- * quicksort's MAPs of 10^7 elements 14% slower).  A search per thread over
- * all the offsets cost quicksort's descriptors (up to n/2 segments, ~19
- * dependent global loads each) 13 us a launch on the H100; mandelbrot's
- * 4e6 elements in 2000 segments took 51 us with a search per element, 14
- * with a search per run.  RUN (a multiple of 4, for int4 stores of the
- * ids): nesl_seg_tiles_launch. */
 /* The offsets a tile copies to shared memory (more segments: each thread
  * writes whole segments' ids).  Room for a whole tile's (16 KB a block at
  * runs of 8) left the L1 cache little of the SM for the segments' values
@@ -252,6 +239,21 @@ static __device__ __forceinline__ void nesl_segid_run(const int64_t *o, int64_t 
 #ifndef NESL_SEG_TILE_OFFS
 #define NESL_SEG_TILE_OFFS 128
 #endif
+
+/* A block takes a tile of NESL_BLOCK * RUN elements: two searches over
+ * all the offsets find its first and last segment, and when those
+ * segments' offsets fit in shared memory (NESL_SEG_TILE_OFFS), every
+ * thread searches them there, for a run of RUN elements; body.tile (t0,
+ * m, ids) then gets the ids of the tile's m elements from t0 in shared
+ * memory, to use with
+ * consecutive threads on consecutive elements (an element per thread in
+ * turn: the body's loads and stores coalesce, where a run per thread made
+ * quicksort's MAPs of 10^7 elements 14% slower).  A search per thread over
+ * all the offsets cost quicksort's descriptors (up to n/2 segments, ~19
+ * dependent global loads each) 13 us a launch on the H100; mandelbrot's
+ * 4e6 elements in 2000 segments took 51 us with a search per element, 14
+ * with a search per run.  RUN (a multiple of 4, for int4 stores of the
+ * ids): nesl_seg_tiles_launch. */
 template <class B, int RUN> __global__ void nesl_k_seg_tiles(const int64_t *offs, int64_t nsegs, int64_t total, B body)
 {
     NESL_PDL_WAIT();

@@ -573,7 +573,6 @@ double nesl_cu_prof_t0(NeslRt *rt) { return rt->prof ? nesl_clock() : 0; }
 
 void nesl_cu_prof_launch(NeslRt *rt, double t0)
 {
-    if (t0 == 0) return;
     rt->n_launch++;
     rt->launch_s += nesl_clock() - t0;
 }
@@ -640,10 +639,11 @@ int nesl_rt_free(NeslRt *rt)
 {
     cu_check_errors(rt, "the end");
     if (rt->core.stats) nesl_print_stats(rt);
-    if (rt->prof)
+    if (rt->prof) {
         fprintf(stderr, "profile: %ld device operations queued, %ld host waits (%.3f ms waiting), %.3f ms since start\n",
                 rt->n_queued, rt->n_waits, rt->wait_s * 1e3, (nesl_clock() - rt->t_start) * 1e3);
-    if (rt->prof) fprintf(stderr, "profile: %ld kernel launches, %.3f ms of the host's time in the launch calls\n", rt->n_launch, rt->launch_s * 1e3);
+        fprintf(stderr, "profile: %ld kernel launches, %.3f ms of the host's time in the launch calls\n", rt->n_launch, rt->launch_s * 1e3);
+    }
     for (int k = 0; rt->prof && k < rt->nkinds; k++) fprintf(stderr, "profile: %8ld %-20s %8.3f ms since the previous operation\n", rt->kind_n[k], rt->kind_name[k], rt->kind_s[k] * 1e3);
     for (int k = 0; rt->prof && k < rt->nwhys; k++) fprintf(stderr, "profile: %8ld waits for %s\n", rt->why_n[k], rt->why_name[k]);
     fflush(stdout);
