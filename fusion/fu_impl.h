@@ -73,6 +73,7 @@ typedef struct Node {
     bool effect;                /* keeps its order against every node */
     bool may_fail;              /* NODE_RUN: may raise a runtime error (fu_pdg.c) */
     bool view;                  /* a MAP cheap enough to compute again where it is read (fu_pdg.c) */
+    bool segids;                /* NODE_RUN: reads segids (s), or a MAP that does */
     int size_class;             /* NODE_RUN: iteration size (-1: unknown) */
     int alt_class;              /* size once fused with node alt_pred (-1: none) */
     int alt_pred;               /* a FILTER/PERMUTE producer, or a MAP's one
@@ -120,6 +121,10 @@ const LcuExpr *node_arg_for(const Node *nd, Sym param);
 /* The size class of a SOAC's size argument under node's run arguments. */
 int node_size_class(Sizes *S, const Node *nd, const LcuArg *size);
 bool soac_index_thunk(const LcuSoac *s, int argno);   /* its parameter an index of the SOAC's space */
+/* The parameter of argument argno that is an index of the SOAC's space:
+ * an index thunk's, or a FILTER's or PARTITION's predicate parameter for a
+ * pulled component that is the pull's own index; NULL if none. */
+Sym soac_index_param(const LcuSoac *s, int argno);
 bool view_inlinable(Fu *F, Sizes *S, const Node *p, const Node *c);   /* fu_pdg.c */
 bool reads_node(const Node *c, const Node *p);   /* does c read a result of p (fu_pdg.c) */
 /* e is `total (s)` for an sd variable s: s; otherwise NULL. */
@@ -133,6 +138,9 @@ bool seg_filter_consumer_ok(Fu *F, const LcuSoac *so, int ne, const Sym *elems, 
  * filtered (a consumer over a FILTER's result): never as #p, and its
  * parameter only as that subscript. */
 bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps, bool filtered);
+/* The same at parameter r of a thunk of any arity (none of its parameters
+ * one of ps). */
+bool thunk_reads_only_at(Fu *F, const LcuThunk *t, Sym r, int n, const Sym *ps, bool filtered);
 /* Does an argument use the vectors in ps other than through #p (no_len:
  * at all)? */
 bool arg_reads_beyond_len(Fu *F, const LcuArg *g, int n, const Sym *ps, bool no_len);

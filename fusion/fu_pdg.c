@@ -414,18 +414,8 @@ static bool thunk_fails(const FailCtx *c, const LcuExpr *e)
     return true;
 }
 
-/* A pull { i => i }: its elements are the indices 0..size-1. */
-static bool pull_is_index(const LcuArg *g)
-{
-    if (g->kind != LA_THUNK) return false;
-    const LcuThunk *t = g->u.thunk;
-    return t->nparams == 1 && t->body->kind == LE_VAR && t->body->u.var == t->params[0];
-}
-
 /* Does argument argno of s take an index of its iteration space: the pull
- * or PERMUTE's index thunk?  (A FILTER's predicate over a pull { i => i }
- * sees an index too, but a MAP inlined there was computed again where the
- * FILTER could read its stored flag: quicksort 10^7 lost 10%, session 21.) */
+ * or PERMUTE's index thunk? */
 bool soac_index_thunk(const LcuSoac *s, int argno)
 {
     switch (s->kind) {
@@ -438,6 +428,53 @@ bool soac_index_thunk(const LcuSoac *s, int argno)
     return false;
 }
 
+static bool in_list(int n, const Sym *v, Sym x)
+{
+    for (int i = 0; i < n; i++) if (v[i] == x) return true;
+    return false;
+}
+
+/* The component of a FILTER's or PARTITION's pulled element that is the
+ * pull's own index, or -1: { i => i }, or { i => let j = i in (.., j, ..) }
+ * (a lifted filter's pull, which keeps each element's index).  The
+ * predicate's parameter for it is then an index of the iteration space. */
+static int pull_index_component(const LcuSoac *so)
+{
+    if ((so->kind != LS_FILTER && so->kind != LS_PARTITION) || so->args[0]->kind != LA_THUNK) return -1;
+    const LcuThunk *t = so->args[0]->u.thunk;
+    if (t->nparams != 1) return -1;
+    Sym alias[8] = { t->params[0] };
+    int na = 1;
+    const LcuExpr *e = t->body;
+    while (e->kind == LE_LET && na < 8 && e->u.let.bind->nvars == 1 && e->u.let.bind->rhs->kind == LE_VAR
+           && in_list(na, alias, e->u.let.bind->rhs->u.var)) {
+        alias[na++] = e->u.let.bind->vars[0];
+        e = e->u.let.body;
+    }
+    if (e->kind == LE_VAR) return in_list(na, alias, e->u.var) ? 0 : -1;
+    if (e->kind != LE_TUPLE) return -1;
+    for (int c = 0; c < e->u.tuple.n; c++)
+        if (e->u.tuple.elems[c]->kind == LE_VAR && in_list(na, alias, e->u.tuple.elems[c]->u.var)) return c;
+    return -1;
+}
+
+/* The parameter of argument argno of s that is an index of its iteration
+ * space, or NULL: an index thunk's, or a FILTER's or PARTITION's predicate
+ * parameter for the pulled index (pull_index_component).  Session 21
+ * dropped MAPs inlined into predicates: the FILTER's counts were a launch
+ * of their own that stored the flags anyway, and quicksort 10^7 lost 10%;
+ * since session 29 a FILTER is one launch that evaluates each predicate
+ * once, and a lifted filter's flags are read by nothing else. */
+Sym soac_index_param(const LcuSoac *s, int argno)
+{
+    const LcuArg *g = s->args[argno];
+    if (g->kind != LA_THUNK) return NULL;
+    const LcuThunk *t = g->u.thunk;
+    if (soac_index_thunk(s, argno)) return t->nparams == 1 ? t->params[0] : NULL;
+    int c = argno == 1 ? pull_index_component(s) : -1;
+    return c >= 0 && c < t->nparams ? t->params[c] : NULL;
+}
+
 static bool run_may_fail(Sizes *S, const Node *nd)
 {
     const LcuSoac *so = nd->k->binds[0]->soac;
@@ -446,14 +483,14 @@ static bool run_may_fail(Sizes *S, const Node *nd)
     if (so->kind != LS_MAP && so->kind != LS_REDUCE && so->kind != LS_SCAN && !seg && !filter) return true;
     /* the pull's parameter is the index in 0..size-1 (a SEG_ SOAC's: the
      * flat index in 0..total(s)-1); a FILTER's predicate sees the pulled
-     * element, an index too when the pull is { i => i } */
+     * element, one component of it an index when the pull keeps it
+     * (soac_index_param) */
     int cls = seg ? node_total_class(S, nd, soac_size_arg(so)) : nd->size_class;
     for (int a = 0; a < so->nargs; a++) {
         const LcuArg *g = so->args[a];
         if (g->kind != LA_THUNK) continue;
         const LcuThunk *t = g->u.thunk;
-        bool index = t->nparams == 1 && (a == 0 || (filter && a == 1 && pull_is_index(so->args[0])));
-        FailCtx c = { S, nd, index ? t->params[0] : NULL, cls };
+        FailCtx c = { S, nd, soac_index_param(so, a), cls };
         if (thunk_fails(&c, t->body)) return true;
     }
     return false;
@@ -465,12 +502,6 @@ static bool run_may_fail(Sizes *S, const Node *nd)
  * parameter, never rebound) or #p?  With r = NULL: only as #p.  no_len:
  * never as #p; only_sub: r itself appears only as such a subscript. */
 typedef struct PullCheck { Fu *F; int n; const Sym *ps; Sym r; bool no_len; bool only_sub; bool inrange_ok; bool ok; } PullCheck;
-
-static bool in_list(int n, const Sym *v, Sym x)
-{
-    for (int i = 0; i < n; i++) if (v[i] == x) return true;
-    return false;
-}
 
 static void pull_check(PullCheck *c, const LcuExpr *e)
 {
@@ -504,8 +535,13 @@ static void pull_check(PullCheck *c, const LcuExpr *e)
 
 bool thunk_reads_only_at_param(Fu *F, const LcuThunk *t, int n, const Sym *ps, bool filtered)
 {
-    if (t->nparams != 1 || in_list(n, ps, t->params[0])) return false;
-    PullCheck c = { F, n, ps, t->params[0], filtered, filtered, false, true };
+    return t->nparams == 1 && thunk_reads_only_at(F, t, t->params[0], n, ps, filtered);
+}
+
+bool thunk_reads_only_at(Fu *F, const LcuThunk *t, Sym r, int n, const Sym *ps, bool filtered)
+{
+    for (int i = 0; i < t->nparams; i++) if (in_list(n, ps, t->params[i])) return false;
+    PullCheck c = { F, n, ps, r, filtered, filtered, false, true };
     pull_check(&c, t->body);
     return c.ok;
 }
@@ -622,15 +658,15 @@ static bool seg_filter_rule(Fu *F, const Node *prod, const Node *cons, bool exac
 }
 
 /* Does an argument read the vectors in ps only as p.[e] (an in-range
- * subscript, at any index), as #p, or (own) as p[r] at its thunk's
- * parameter r? */
-static bool reads_at_param_or_inrange(Fu *F, const LcuArg *g, int n, const Sym *ps, bool own)
+ * subscript, at any index), as #p, or as p[r] at its thunk's index
+ * parameter r (NULL: none)? */
+static bool reads_at_param_or_inrange(Fu *F, const LcuArg *g, int n, const Sym *ps, Sym r)
 {
     PullCheck c = { F, n, ps, NULL, false, false, true, true };
     if (g->kind == LA_EXPR) { pull_check(&c, g->u.expr); return c.ok; }
     const LcuThunk *t = g->u.thunk;
     for (int i = 0; i < t->nparams; i++) if (in_list(n, ps, t->params[i])) return false;
-    if (own && t->nparams == 1) c.r = t->params[0];
+    c.r = r;
     pull_check(&c, t->body);
     return c.ok;
 }
@@ -655,11 +691,39 @@ static bool map_is_view(const Node *nd)
     return lcu_expr_size(body) <= VIEW_MAX_NODES_ONE_READ && !lcu_has_loop(body);
 }
 
+/* (fu_copy's read hook: is every subscript the thunk's parameter?) */
+typedef struct OwnOnly { Sym own; bool ok; } OwnOnly;
+static LcuExpr *own_only_read(Copier *c, Sym vec, LcuExpr *idx, bool inrange, Span sp)
+{
+    OwnOnly *o = c->ctx;
+    (void)vec; (void)inrange; (void)sp;
+    if (idx->kind != LE_VAR || idx->u.var != o->own) o->ok = false;
+    return NULL;
+}
+
+/* Does MAP p read every vector at its own index only (no gather), and no
+ * segment ids, itself or through the MAPs it reads?  Only such a MAP goes
+ * into a predicate: quicksort's flags compare each element with its
+ * segment's pivot, read through segids (s), which a MAP finds inside its
+ * own kernel (doc/codegen.md) and a FILTER cannot — fused, the segment ids
+ * were stored by a launch of their own, 8 bytes an element more and no
+ * launch fewer. */
+static bool map_reads_own_only(Fu *F, const Node *p)
+{
+    if (p->segids) return false;
+    const LcuThunk *t = p->k->binds[0]->soac->args[0]->u.thunk;
+    OwnOnly o = { t->nparams == 1 ? t->params[0] : NULL, t->nparams == 1 };
+    Copier cp = { F, NULL, NULL, false, own_only_read, NULL, &o };
+    fu_copy(&cp, t->body, NULL);
+    return o.ok;
+}
+
 /* MAP → any SOAC: the consumer reads the MAP only at its own index over the
- * MAP's size (in a thunk of indices, soac_index_thunk), or its length;
- * a read elsewhere may be out of range, and only the MAP's own subscript
- * would report it (map_reads without view).  A view may also be read at
- * in-range subscripts (view_inlinable). */
+ * MAP's size (in a thunk of indices, or in a predicate at the pulled index
+ * if the MAP may go there: soac_index_param, map_reads_own_only), or its
+ * length; a read elsewhere may be out of range, and only the MAP's own
+ * subscript would report it (map_reads without view).  A view may also be
+ * read at in-range subscripts (view_inlinable). */
 static EdgeKind map_reads(Fu *F, Sizes *S, const Node *p, const Node *c, bool view)
 {
     Sym ps[64];
@@ -673,8 +737,9 @@ static EdgeKind map_reads(Fu *F, Sizes *S, const Node *p, const Node *c, bool vi
     for (int i = 0; i < so->nargs; i++) {
         const LcuArg *g = so->args[i];
         if (!arg_reads_beyond_len(F, g, n, ps, false)) continue;
-        bool own = soac_index_thunk(so, i) && same;
-        if (!view ? !own || !thunk_reads_only_at_param(F, g->u.thunk, n, ps, false) : !reads_at_param_or_inrange(F, g, n, ps, own))
+        Sym own = same ? soac_index_param(so, i) : NULL;
+        if (own && !soac_index_thunk(so, i) && !map_reads_own_only(F, p)) own = NULL;
+        if (!view ? !own || !thunk_reads_only_at(F, g->u.thunk, own, n, ps, false) : !reads_at_param_or_inrange(F, g, n, ps, own))
             return EDGE_PREVENT;
     }
     return EDGE_FUSE;
@@ -801,9 +866,8 @@ static int read_sites(Fu *F, const Node *p, const Node *c)
     for (int i = 0; i < so->nargs; i++) {
         const LcuArg *g = so->args[i];
         if (g->kind != LA_THUNK) { fu_copy(&cp, g->u.expr, NULL); continue; }
-        const LcuThunk *t = g->u.thunk;
-        rc.own = soac_index_thunk(so, i) && t->nparams == 1 ? t->params[0] : NULL;
-        fu_copy(&cp, t->body, NULL);
+        rc.own = soac_index_param(so, i);
+        fu_copy(&cp, g->u.thunk->body, NULL);
     }
     return rc.others + rc.at_own;
 }
@@ -833,6 +897,24 @@ static void settle_views(Fu *F, Region *r)
     }
 }
 
+/* Does run node i read segment ids: a segids (s), or the result of a MAP
+ * that reads them (map_reads_own_only says why it matters)? */
+static bool reads_segids(Fu *F, const Region *r, int i)
+{
+    const Node *nd = &r->nodes[i];
+    for (int v = 0; v < nd->reads.len; v++) {
+        Sym x = nd->reads.items[v];
+        const SdAccess *acc = fu_sd_access(F, x);
+        if (acc && acc->kind == SD_SEGIDS) return true;
+        for (int j = i - 1; j >= 0; j--)
+            if (in_list(r->nodes[j].bind->nvars, r->nodes[j].bind->vars, x)) {
+                if (r->nodes[j].kind == NODE_RUN && r->nodes[j].soac == LS_MAP && r->nodes[j].segids) return true;
+                break;
+            }
+    }
+    return false;
+}
+
 void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
 {
     r->block = block;
@@ -856,6 +938,7 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
             nd->size_class = node_size_class(S, nd, soac_size_arg(nd->k->binds[0]->soac));
             nd->may_fail = run_may_fail(S, nd);
             nd->view = map_is_view(nd);
+            nd->segids = reads_segids(F, r, i);
         }
     }
     /* data dependencies: each read goes to the latest earlier definition */

@@ -260,9 +260,11 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int a
     Copier c = { R->F, R->taken, NULL, false, on_index_map, on_len_map, &in };
     if (g->kind == LA_THUNK) {
         const LcuThunk *t = g->u.thunk;
-        /* pull thunks (and PERMUTE's index thunk) range over 0..size-1 */
+        /* pull thunks (and PERMUTE's index thunk) range over 0..size-1, and
+         * so does a predicate's parameter for a pulled index */
         LcuSoacKind bk = B->soac->kind;
-        if (soac_index_thunk(B->soac, argno) && t->nparams == 1) {
+        Sym own = soac_index_param(B->soac, argno);
+        if (own) {
             /* B's index space: its size, or total (s) for a SEG_ SOAC over s */
             const LcuArg *space = soac_size_arg(B->soac);
             LcuArg total;
@@ -274,7 +276,7 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int a
             }
             LcuArg len = { LA_EXPR, g->span, { .expr = lcu_e_len(R->F->a, g->span, A->vars[0], false) } };
             if (R->same(R->ctx, space, &len) || R->same(R->ctx, space, soac_size_arg(A->soac)))
-                in.safe = t->params[0];
+                in.safe = own;
         }
         const LcuThunk *pull = A->soac->args[0]->u.thunk;
         /* read only at the thunk's own index, over the MAP's size, and worth
@@ -282,16 +284,16 @@ static LcuArg *inline_map_arg(Rw *R, const LcuKBind *A, const LcuKBind *B, int a
          * would not (an untaken branch) is safe: the MAP computed every
          * element of that index space. */
         if (in.safe && lcu_expr_size(pull->body) > 4 && arg_mentions(R, g, A->nvars, A->vars)
-            && thunk_reads_only_at_param(R->F, t, A->nvars, A->vars, false)) {
+            && thunk_reads_only_at(R->F, t, in.safe, A->nvars, A->vars, false)) {
             in.cse = arena_alloc(R->F->a, sizeof(Sym) * (size_t)A->nvars);
             for (int i = 0; i < A->nvars; i++) in.cse[i] = fu_fresh(R->F, R->taken, A->vars[i]);
-            LcuExpr *idx = lcu_e_var(R->F->a, t->span, t->params[0]);
+            LcuExpr *idx = lcu_e_var(R->F->a, t->span, in.safe);
             LcuExpr *args[1] = { idx };
             LcuExpr *val = apply_thunk(R, pull, 1, args, t->span);
             LcuExpr *body = fu_copy(&c, t->body, NULL);
             body = mk_let(R, t->span, A->nvars, in.cse, val, body);
             *did = true;
-            LcuArg *n = lcu_arg_thunk(R->F->a, lcu_thunk(R->F->a, t->span, 1, t->params, body, 0, NULL));
+            LcuArg *n = lcu_arg_thunk(R->F->a, lcu_thunk(R->F->a, t->span, t->nparams, t->params, body, 0, NULL));
             n->span = g->span;
             return n;
         }
