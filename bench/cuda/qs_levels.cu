@@ -25,18 +25,19 @@
 //   scatter — per element: its place by warp-aggregated atomics on the
 //             bases; elements of recursing parts to the next level's keys,
 //             the others to the output; and the new table's chunk index.
-// With the tail on (tail = CHUNK), each listed part is then sorted by one
-// block (CUB's block radix sort); off (tail = 1), every part recurses.
+// With the tail on (tail = 2048 or 4096), each listed part is then sorted by
+// one block (CUB's block radix sort); off (tail = 1), every part recurses.
 // Two drivers run the same passes: one cooperative kernel looping over the
-// levels with grid.sync() between passes (sizes never leave the device), and
-// the host launching three kernels a level and reading the new table's size
-// back once a level (the least a host-driven recursion can do).
+// levels with grid.sync() between passes (sizes never leave the device;
+// optionally the count's last block does the carve, one grid.sync fewer a
+// level), and the host launching three kernels a level and reading the new
+// table's size back once a level (the least a host-driven recursion can do).
 //
 //   nvcc -O2 -std=c++17 -arch=sm_90 --extended-lambda -o qs_levels bench/cuda/qs_levels.cu
 //   ./qs_levels 1000 1000000 10000000
 // Output: per size, thrust::sort's time; for each tail setting, the
-// device-driven kernel at 1, 2, 4 and all co-resident blocks a SM and the
-// host-driven loop: median time (CUDA events, 2 warm-ups, 11 runs), level
+// device-driven kernel at 1, 2, 4 and all co-resident blocks a SM (with a
+// tail, also in 2 passes at all of them) and the host-driven loop: median time (CUDA events, 2 warm-ups, 11 runs), level
 // count, and whether the output equals thrust's; one traced run splits the
 // device-driven time into its passes (block 0's %globaltimer after each
 // grid.sync).  QS_QUICK=1: one run of each driver with the tail, for
@@ -68,6 +69,8 @@ struct State {
     int tail;                // parts of at most this many elements: block-local
     int *small_start, *small_len, *nsmall;
     unsigned long long *trace; // null, or per level m and 3 pass ends (ns)
+    int carve_last;            // device-driven: the count's last block carves
+    unsigned *done;            // (its counter of finished blocks)
 };
 
 __device__ unsigned long long now_ns()
@@ -99,6 +102,7 @@ __device__ int seg_search(const int *pre, int lo, int hi, int j)
 struct Part {
     int s0, s1;
     int blk[3], gbase[3]; // a one-segment chunk's counts and global bases
+    int last;             // this block finished the count last
     int pre[CHUNK + 1], piv[CHUNK + 1], start[CHUNK + 1];
 };
 
@@ -230,13 +234,14 @@ __device__ void put_small(const State &S, int idx, int start, int len)
 // elements into the new table, the other parts of >= 2 into the tail's list.
 // Counters are reserved a warp at a time: one atomic a thread on the
 // table's head was 5 ms of a 10^7 sort's 11 (a million segments a level).
-__device__ void pass_carve(const State &S, int cur, int nseg)
+__device__ void pass_carve(const State &S, int cur, int nseg, int block, int nblocks)
 {
     const Table &t = S.tab[cur], &nt = S.tab[cur ^ 1];
-    for (int b = blockIdx.x * TPB; b < nseg; b += gridDim.x * TPB) {
+    for (int b = block * TPB; b < nseg; b += nblocks * TPB) {
         int s = b + threadIdx.x, lt = 0, eq = 0, gt = 0, st = 0;
-        if (s < nseg) {
-            lt = t.cnt[s * 3], eq = t.cnt[s * 3 + 1], gt = t.cnt[s * 3 + 2], st = t.start[s];
+        if (s < nseg) {   // (the counts past L1: other blocks' atomics made them)
+            lt = __ldcg(&t.cnt[s * 3]), eq = __ldcg(&t.cnt[s * 3 + 1]), gt = __ldcg(&t.cnt[s * 3 + 2]);
+            st = t.start[s];
             t.cnt[s * 3] = st;
             t.cnt[s * 3 + 1] = st + lt;
             t.cnt[s * 3 + 2] = st + lt + eq;
@@ -305,21 +310,22 @@ __device__ void pass_scatter(Part &p, int *recurse, const State &S, int cur, int
     }
 }
 
-// The block-local tail: each part of at most S.tail (<= CHUNK) elements
+// The block-local tail: each part of at most S.tail (<= TAIL_MAX) elements
 // sorted by one block (CUB's block radix sort, padded with INT_MAX).
-typedef cub::BlockRadixSort<int, TPB, ITEMS> TailSort;
+constexpr int TAIL_ITEMS = 16, TAIL_MAX = TPB * TAIL_ITEMS;
+typedef cub::BlockRadixSort<int, TPB, TAIL_ITEMS> TailSort;
 
 __device__ void pass_tail(TailSort::TempStorage &tmp, const State &S)
 {
     int nsmall = *(volatile int *)S.nsmall;
     for (int b = blockIdx.x; b < nsmall; b += gridDim.x) {
-        int st = S.small_start[b], len = S.small_len[b], key[ITEMS];
-        for (int it = 0; it < ITEMS; it++) {
+        int st = S.small_start[b], len = S.small_len[b], key[TAIL_ITEMS];
+        for (int it = 0; it < TAIL_ITEMS; it++) {
             int i = it * TPB + threadIdx.x;
             key[it] = i < len ? S.out[st + i] : INT_MAX;
         }
         TailSort(tmp).SortBlockedToStriped(key);
-        for (int it = 0; it < ITEMS; it++) {
+        for (int it = 0; it < TAIL_ITEMS; it++) {
             int i = it * TPB + threadIdx.x;
             if (i < len)
                 S.out[st + i] = key[it];
@@ -369,10 +375,27 @@ __global__ void __launch_bounds__(TPB, 4) k_levels(State S)
         }
         stamp(S, 1 + 4 * lev, m);
         pass_count(p, S, cur, nseg, m);
-        grid.sync();
-        stamp(S, 2 + 4 * lev, now_ns());
-        pass_carve(S, cur, nseg);
-        grid.sync();
+        if (S.carve_last) {   // one grid.sync fewer a level
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                __threadfence();
+                p.last = atomicAdd(S.done, 1u) == gridDim.x - 1;
+            }
+            __syncthreads();
+            if (p.last) {
+                __threadfence();
+                pass_carve(S, cur, nseg, 0, 1);
+                if (threadIdx.x == 0)
+                    *S.done = 0;
+            }
+            grid.sync();
+            stamp(S, 2 + 4 * lev, now_ns());
+        } else {
+            grid.sync();
+            stamp(S, 2 + 4 * lev, now_ns());
+            pass_carve(S, cur, nseg, blockIdx.x, gridDim.x);
+            grid.sync();
+        }
         stamp(S, 3 + 4 * lev, now_ns());
         pass_scatter(p, recurse, S, cur, nseg, m);
         grid.sync();
@@ -399,7 +422,7 @@ __global__ void k_tail(State S)
     __shared__ TailSort::TempStorage tmp;
     pass_tail(tmp, S);
 }
-__global__ void k_carve(State S, int cur, int nseg) { pass_carve(S, cur, nseg); }
+__global__ void k_carve(State S, int cur, int nseg) { pass_carve(S, cur, nseg, blockIdx.x, gridDim.x); }
 __global__ void k_scatter(State S, int cur, int nseg, int m)
 {
     __shared__ Part p;
@@ -427,6 +450,9 @@ static State make_state(int64_t n)
     S.small_len = bench_alloc<int>(n / 2 + 2);
     S.nsmall = bench_alloc<int>(1);
     S.trace = nullptr;
+    S.carve_last = 0;
+    S.done = bench_alloc<unsigned>(1);
+    CK(cudaMemset(S.done, 0, sizeof(unsigned)));
     return S;
 }
 
@@ -513,31 +539,40 @@ int main(int argc, char **argv)
 
         printf("n %lld: thrust::sort %.3f ms\n", (long long)n, t_thrust);
         int init_grid = (int)std::min<int64_t>(n / CHUNK / 256 + 1, 1024);
-        for (int tail : {1, CHUNK}) {
+        for (int tail : {1, CHUNK, TAIL_MAX}) {
             if (quick && tail == 1)
                 continue;
             S.tail = tail;
-            const char *how = tail == 1 ? "no tail" : "block-local tail";
+            char how[32];
+            snprintf(how, sizeof how, tail == 1 ? "no tail" : "tail %d", tail);
             // the cooperative grid at 1, 2, 4 blocks a SM and at full
-            // occupancy (grid.sync costs more with more blocks)
+            // occupancy (grid.sync costs more with more blocks); with the
+            // tail, also the carve by the count's last block, at full
+            // occupancy
             std::vector<int> caps;
             for (int cap : {1, 2, 4})
                 if (cap < per_sm && !quick)
                     caps.push_back(cap);
             caps.push_back(per_sm);
-            for (int cap : caps) {
-                int grid = cap * prop.multiProcessorCount;
-                double t = bench_time(prep, [&] {
-                    k_init<<<init_grid, 256>>>(S, (int)n);
-                    void *args[] = {&S};
-                    CK(cudaLaunchCooperativeKernel((void *)k_levels, grid, TPB, args, 0, 0));
-                }, warm, reps);
-                int lev = bench_get(S.levels, 0);
-                printf("  %-16s device-driven, %4d blocks: %7.3f ms (%6.2fx thrust), %2d levels, %6.2f us a level, %s\n",
-                       how, grid, t, t / t_thrust, lev, 1000 * t / lev, same(S.out, ref, n) ? "equal" : "DIFFERS");
-                if (cap == caps.back())
-                    trace_run(S, prep, (int)n, init_grid, grid);
-            }
+            for (int last = 0; last <= (tail > 1); last++)
+                for (int cap : caps) {
+                    if (last && cap != caps.back())
+                        continue;
+                    S.carve_last = last;
+                    int grid = cap * prop.multiProcessorCount;
+                    double t = bench_time(prep, [&] {
+                        k_init<<<init_grid, 256>>>(S, (int)n);
+                        void *args[] = {&S};
+                        CK(cudaLaunchCooperativeKernel((void *)k_levels, grid, TPB, args, 0, 0));
+                    }, warm, reps);
+                    int lev = bench_get(S.levels, 0);
+                    printf("  %-10s device-driven, %d passes, %4d blocks: %7.3f ms (%6.2fx thrust), %2d levels, "
+                           "%6.2f us a level, %s\n", how, last ? 2 : 3, grid, t, t / t_thrust, lev, 1000 * t / lev,
+                           same(S.out, ref, n) ? "equal" : "DIFFERS");
+                    if (cap == caps.back())
+                        trace_run(S, prep, (int)n, init_grid, grid);
+                }
+            S.carve_last = 0;
             int lev = 0;
             double t = bench_time(prep, [&] {
                 k_init<<<init_grid, 256>>>(S, (int)n);
@@ -560,7 +595,7 @@ int main(int argc, char **argv)
                         k_tail<<<std::min(ns, 65535), TPB>>>(S);
                 }
             }, warm, reps);
-            printf("  %-16s host-driven (3 launches, a read-back a level): %7.3f ms (%6.2fx thrust), %2d levels, "
+            printf("  %-10s host-driven (3 launches, a read-back a level): %7.3f ms (%6.2fx thrust), %2d levels, "
                    "%6.2f us a level, %s\n",
                    how, t, t / t_thrust, lev, 1000 * t / lev, same(S.out, ref, n) ? "equal" : "DIFFERS");
         }
