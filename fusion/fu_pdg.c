@@ -897,24 +897,6 @@ static void settle_views(Fu *F, Region *r)
     }
 }
 
-/* Does run node i read segment ids: a segids (s), or the result of a MAP
- * that reads them (map_reads_own_only says why it matters)? */
-static bool reads_segids(Fu *F, const Region *r, int i)
-{
-    const Node *nd = &r->nodes[i];
-    for (int v = 0; v < nd->reads.len; v++) {
-        Sym x = nd->reads.items[v];
-        const SdAccess *acc = fu_sd_access(F, x);
-        if (acc && acc->kind == SD_SEGIDS) return true;
-        for (int j = i - 1; j >= 0; j--)
-            if (in_list(r->nodes[j].bind->nvars, r->nodes[j].bind->vars, x)) {
-                if (r->nodes[j].kind == NODE_RUN && r->nodes[j].soac == LS_MAP && r->nodes[j].segids) return true;
-                break;
-            }
-    }
-    return false;
-}
-
 void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
 {
     r->block = block;
@@ -938,17 +920,23 @@ void pdg_build(Fu *F, Sizes *S, Region *r, LcuExpr *block)
             nd->size_class = node_size_class(S, nd, soac_size_arg(nd->k->binds[0]->soac));
             nd->may_fail = run_may_fail(S, nd);
             nd->view = map_is_view(nd);
-            nd->segids = reads_segids(F, r, i);
         }
     }
-    /* data dependencies: each read goes to the latest earlier definition */
+    /* data dependencies: each read goes to the latest earlier definition.
+     * On the way, whether a run reads segment ids: a segids (s), or a MAP
+     * that does (map_reads_own_only says why it matters); a producer's is
+     * known before its readers ask (nodes in order). */
     for (int j = 0; j < n; j++) {
         Node *c = &r->nodes[j];
         for (int v = 0; v < c->reads.len; v++) {
             Sym x = c->reads.items[v];
+            const SdAccess *acc = fu_sd_access(F, x);
+            if (acc && acc->kind == SD_SEGIDS && c->kind == NODE_RUN) c->segids = true;
             for (int i = j - 1; i >= 0; i--) {
-                if (!in_list(r->nodes[i].bind->nvars, r->nodes[i].bind->vars, x)) continue;
-                if (AT(r->edge, i, j) != EDGE_PREVENT) AT(r->edge, i, j) = (unsigned char)vertical_rule(F, S, &r->nodes[i], c);
+                const Node *p = &r->nodes[i];
+                if (!in_list(p->bind->nvars, p->bind->vars, x)) continue;
+                if (p->kind == NODE_RUN && p->soac == LS_MAP && p->segids && c->kind == NODE_RUN) c->segids = true;
+                if (AT(r->edge, i, j) != EDGE_PREVENT) AT(r->edge, i, j) = (unsigned char)vertical_rule(F, S, p, c);
                 break;
             }
         }
