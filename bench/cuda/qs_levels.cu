@@ -126,14 +126,19 @@ __device__ void find_part(Part &p, const Table &t, int nseg, int m, int j0, int 
     __syncthreads();
 }
 
-__device__ void load_part(Part &p, const Table &t, const int *keys, int nseg, int m, int j0, int jend)
+// A segment's length comes from the prefixes, not len: after carve, len
+// holds which parts recurse (copied to recurse when it is not null).
+__device__ void load_part(Part &p, const Table &t, const int *keys, int nseg, int m, int j0, int jend,
+                          int *recurse)
 {
     find_part(p, t, nseg, m, j0, jend);
     for (int s = p.s0 + threadIdx.x; s <= p.s1; s += TPB) {
-        int st = t.start[s];
+        int st = t.start[s], end = s + 1 < nseg ? t.pre[s + 1] : m;
         p.pre[s - p.s0] = t.pre[s];
         p.start[s - p.s0] = st;
-        p.piv[s - p.s0] = keys[st + t.len[s] / 2];
+        p.piv[s - p.s0] = keys[st + (end - t.pre[s]) / 2];
+        if (recurse)
+            recurse[s - p.s0] = t.len[s];
     }
     __syncthreads();
 }
@@ -181,7 +186,7 @@ __device__ void pass_count(Part &p, const State &S, int cur, int nseg, int m)
     const int *keys = S.keys[cur];
     for (int j0 = blockIdx.x * CHUNK; j0 < m; j0 += gridDim.x * CHUNK) {
         int jend = min(j0 + CHUNK, m);
-        load_part(p, t, keys, nseg, m, j0, jend);
+        load_part(p, t, keys, nseg, m, j0, jend, nullptr);
         int ls[ITEMS], key[ITEMS], cls[ITEMS];
         load_items(p, keys, j0, jend, ls, key, cls);
         for (int it = 0; it < ITEMS; it++)
@@ -279,17 +284,7 @@ __device__ void pass_scatter(Part &p, int *recurse, const State &S, int cur, int
         nt.chunk_seg[c] = seg_search(nt.pre, 0, nseg2, c * CHUNK);
     for (int j0 = blockIdx.x * CHUNK; j0 < m; j0 += gridDim.x * CHUNK) {
         int jend = min(j0 + CHUNK, m);
-        // carve replaced len by the parts' flags and cnt by the bases: the
-        // length comes from the prefixes, the start from start
-        find_part(p, t, nseg, m, j0, jend);
-        for (int s = p.s0 + threadIdx.x; s <= p.s1; s += TPB) {
-            p.pre[s - p.s0] = t.pre[s];
-            int st = t.start[s], end = s + 1 < nseg ? t.pre[s + 1] : m;
-            p.start[s - p.s0] = st;
-            recurse[s - p.s0] = t.len[s];
-            p.piv[s - p.s0] = keys[st + (end - t.pre[s]) / 2];
-        }
-        __syncthreads();
+        load_part(p, t, keys, nseg, m, j0, jend, recurse);
         int ls[ITEMS], key[ITEMS], cls[ITEMS], pos[ITEMS];
         load_items(p, keys, j0, jend, ls, key, cls);
         for (int it = 0; it < ITEMS; it++)
