@@ -288,26 +288,21 @@ static bool schedule_ilp(Fu *F, Region *r, const int *ilp, int m)
             snprintf(name, sizeof name, "x_%d_%d", u, v);
             x[(size_t)u * (size_t)n + (size_t)v] = new_col(&M, name, true);
         }
-    PtrVec objc = { 0 };
     double *objv = calloc((size_t)n * (size_t)n * 2 + (size_t)n + 8, sizeof *objv);
     int *objcols = calloc((size_t)n * (size_t)n * 2 + (size_t)n + 8, sizeof *objcols);
     int nobj = 0;
-    (void)objc;
     set_add_rowmode(M.lp, TRUE);
-    int dcols = 0;
     for (int a = 0; a < m; a++)
         for (int b = a + 1; b < m; b++) {
             int u = ilp[a], v = ilp[b];
             int xc = x[(size_t)u * (size_t)n + (size_t)v];
             if (AT(r->reach, u, v)) {
                 if (xc) {
-                    int c3[2] = { pi[v], pi[u] };
                     double w1[3] = { 1, -1, -1 };
                     int cx[3] = { pi[v], pi[u], xc };
                     row(&M, 3, cx, w1, GE, 0);
                     double w2[3] = { 1, -1, -N };
                     row(&M, 3, cx, w2, LE, 0);
-                    (void)c3;
                     objcols[nobj] = xc; objv[nobj++] = LAUNCH_KIB + result_kib(&r->nodes[u]);
                 } else if (AT(r->via_cpu, u, v) || AT(r->edge, u, v) == EDGE_PREVENT) {
                     int cx[2] = { pi[v], pi[u] };
@@ -320,7 +315,6 @@ static bool schedule_ilp(Fu *F, Region *r, const int *ilp, int m)
             snprintf(name, sizeof name, "d_%d_%d", u, v);
             set_add_rowmode(M.lp, FALSE);
             int dc = new_col(&M, name, true);
-            dcols++;
             set_add_rowmode(M.lp, TRUE);
             if (xc) {
                 int cx[3] = { pi[v], pi[u], xc };
@@ -420,7 +414,6 @@ static bool schedule_ilp(Fu *F, Region *r, const int *ilp, int m)
         if (dt > F->report->max_ilp_s) F->report->max_ilp_s = dt;
         if (work.calls > F->report->max_ilp_work) F->report->max_ilp_work = work.calls;
     }
-    (void)dcols;
     free(pi); free(x); free(objv); free(objcols);
     delete_lp(M.lp);
     return ok;
