@@ -211,8 +211,8 @@ static LcuProgram *optimize(Arena *a, Interner *in, LcuProgram *k, const Options
     FusionReport rep;
     LcuProgram *f = fusion_program(a, in, k, &fo, &rep);
     if (getenv("NESSLC_FUSION_REPORT"))
-        fprintf(stderr, "fusion: %d regions, %d by ILP, %d greedy (%d out of ILP work), %d merged kernels; largest ILP %d nodes in %.4f s; slowest %.4f s; most ILP work %ld; largest region %d bindings\n",
-                rep.regions, rep.ilp_regions, rep.greedy_regions, rep.ilp_out_of_work, rep.merged_kernels,
+        fprintf(stderr, "fusion: %d regions, %d by ILP, %d by the ILP's best so far, %d greedy (%d out of ILP work), %d merged kernels; largest ILP %d nodes in %.4f s; slowest %.4f s; most ILP work %ld; largest region %d bindings\n",
+                rep.regions, rep.ilp_regions, rep.ilp_best_so_far, rep.greedy_regions, rep.ilp_out_of_work, rep.merged_kernels,
                 rep.largest_ilp_nodes, rep.largest_ilp_s, rep.max_ilp_s, rep.max_ilp_work, rep.largest_region);
     return check_built(a, in, f, "fused λcu") ? f : NULL;
 }

@@ -7,7 +7,9 @@
  * schedule greedily.  The fused λcu must be byte-identical to an ordinary
  * compile's, and the fusion report must show no greedy region.  The
  * program is examples/quickhull.nesl, whose largest ILP (18 nodes) takes
- * a few thousand calls.  Uses $NESSLC and cc.  Exit status 0 iff every
+ * a few thousand calls.  Then, without the clock, the choice a region out
+ * of work makes between the ILP's best schedule so far and the greedy one.
+ * Uses $NESSLC and cc.  Exit status 0 iff every
  * check passes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -65,5 +67,16 @@ int main(void)
     check(unit_count(cmd) == 1, "a region was scheduled greedily under the jumping clock");
     snprintf(cmd, sizeof cmd, "grep -c ' 0 greedy (0 out of ILP work)' %s/plain.txt", dir);
     check(unit_count(cmd) == 1, "a region was scheduled greedily");
+    /* Regions out of work take the ILP's best schedule so far where it is
+     * cheaper than the greedy one, and the greedy one otherwise (a tie
+     * included).  Black-Scholes' three large regions are the first case;
+     * rec_quicksort's three are the second (the greedy schedule there is
+     * the optimum's). */
+    snprintf(cmd, sizeof cmd, "NESSLC_FUSION_REPORT=1 %s --emit=lcu examples/blackscholes.nesl 2>&1 >/dev/null"
+             " | grep -c \"3 by the ILP's best so far, 0 greedy (3 out of ILP work)\"", nesslc);
+    check(unit_count(cmd) == 1, "blackscholes' regions out of work did not take the ILP's best schedule");
+    snprintf(cmd, sizeof cmd, "NESSLC_FUSION_REPORT=1 %s --emit=lcu tests/lang/rec_quicksort.nesl 2>&1 >/dev/null"
+             " | grep -c \"0 by the ILP's best so far, 3 greedy (3 out of ILP work)\"", nesslc);
+    check(unit_count(cmd) == 1, "rec_quicksort's regions out of work did not keep the greedy schedule");
     return unit_finish(dir, "test_ilp_budget", fails);
 }
