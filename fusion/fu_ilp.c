@@ -264,23 +264,21 @@ static int __WINAPI work_spent(lprec *lp, void *h)
 typedef struct Term { int u, v; } Term;
 
 /* The objective of the schedule in r's clusters, term by term as the model
- * counts it: x_u_v is 1 when u and v are in different clusters, m_u when a
- * consumer it could fuse with is (its rows: m_u >= x_u_v for each x term
- * (u, v) over a fusible edge). */
+ * counts it: x_u_v is 1 when u and v are in different clusters, m_u when
+ * some x term (u, v) over a fusible edge is (its rows: m_u >= x_u_v). */
 static double schedule_cost(const Region *r, const Term *terms, const double *w, int nterms)
 {
+    bool *apart = calloc((size_t)r->n, sizeof *apart);   /* m_u */
+    for (int k = 0; k < nterms; k++) {
+        int u = terms[k].u, v = terms[k].v;
+        if (v >= 0 && AT(r->edge, u, v) == EDGE_FUSE && r->nodes[u].cluster != r->nodes[v].cluster) apart[u] = true;
+    }
     double cost = 0;
     for (int k = 0; k < nterms; k++) {
         int u = terms[k].u, v = terms[k].v;
-        bool one = false;
-        if (v >= 0)
-            one = r->nodes[u].cluster != r->nodes[v].cluster;
-        else
-            for (int c = 0; c < nterms && !one; c++)
-                one = terms[c].u == u && terms[c].v >= 0 && AT(r->edge, u, terms[c].v) == EDGE_FUSE
-                   && r->nodes[u].cluster != r->nodes[terms[c].v].cluster;
-        if (one) cost += w[k];
+        if (v >= 0 ? r->nodes[u].cluster != r->nodes[v].cluster : apart[u]) cost += w[k];
     }
+    free(apart);
     return cost;
 }
 
