@@ -8,6 +8,8 @@ generation goes next").
 
     /usr/bin/python3 bench/recursion_levels.py quicksort N... | barneshut N...
 
+(numpy: Debian's python3-numpy, which python3-matplotlib installs too).
+
 quicksort: bench/progs/quicksort.nesl.in (middle pivot, three filters,
 recursion on the lesser and the greater) on hash(0..N-1).  Per level, the
 calls that recurse (#s >= 2), their elements and the longest; an element's
@@ -22,7 +24,10 @@ barneshut: bench/progs/barneshut.nesl.in's build on grid_point(0..N-1) (a
 and the largest node."""
 import sys
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    sys.exit("recursion_levels.py: needs numpy (apt-get install python3-numpy, or pip install numpy)")
 
 TAILS = (1024, 2048, 4096, 8192, 16384, 65536)
 M31 = 0x7fffffff
