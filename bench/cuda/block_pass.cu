@@ -138,28 +138,35 @@ static void fill(std::vector<int> &h, int B, int G)
     }
 }
 
-template <Kind K, int ITEMS, bool SHARED> static float time_passes(int G, int P, int *arena, int *out)
+// The median of 5 timings (CUDA events) of run(), after one, over P: us each.
+template <class Run> static float median_us(int P, Run run)
 {
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
-    passes<K, ITEMS, SHARED><<<G, NT>>>(P, arena, out);   // warm-up
+    run();   // warm-up
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
     std::vector<float> ms;
     for (int r = 0; r < 5; r++) {
         CK(cudaEventRecord(a));
-        passes<K, ITEMS, SHARED><<<G, NT>>>(P, arena, out);
+        run();
         CK(cudaEventRecord(b));
         CK(cudaEventSynchronize(b));
         float t;
         CK(cudaEventElapsedTime(&t, a, b));
         ms.push_back(t);
     }
+    CK(cudaGetLastError());
     std::sort(ms.begin(), ms.end());
     CK(cudaEventDestroy(a));
     CK(cudaEventDestroy(b));
-    return ms[2] * 1e3f / P;   // us a pass
+    return ms[2] * 1e3f / P;
+}
+
+template <Kind K, int ITEMS, bool SHARED> static float time_passes(int G, int P, int *arena, int *out)
+{
+    return median_us(P, [&] { passes<K, ITEMS, SHARED><<<G, NT>>>(P, arena, out); });
 }
 
 template <int ITEMS, bool SHARED> static void row(int G, int P, int *arena, int *out)
@@ -196,22 +203,11 @@ int main()
     rows<4>(full, P, arena, out, h);
     rows<8>(full, P, arena, out, h);
     rows<16>(full, P, arena, out, h);
-    // An empty launch, for scale: what a pass costs as a kernel of its own.
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> ms;
-    for (int r = 0; r < 5; r++) {
-        CK(cudaEventRecord(a));
+    // For scale: the same pass as a kernel of its own, launched back to back.
+    float launch = median_us(P, [&] {
         for (int p = 0; p < P; p++) passes<MAP, 2, false><<<1, NT>>>(1, arena, out);
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        float t;
-        CK(cudaEventElapsedTime(&t, a, b));
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    printf("for scale: %d back-to-back launches of one map pass over 512 elements: %.2f us a launch\n", P, ms[2] * 1e3f / P);
+    });
+    printf("for scale: %d back-to-back launches of one map pass over 512 elements: %.2f us a launch\n", P, launch);
     CK(cudaFree(arena));
     CK(cudaFree(out));
     return 0;
