@@ -30,6 +30,13 @@
 /* Flat component types of t (unlifted or lifted) appended to *out. */
 void flat_layout(Arena *a, Type *t, bool lifted, PtrVec *out);
 int flat_arity(Type *t, bool lifted);
+/* The nesting of the lifted layout L(t) (LcuLiftShape, lcu.h): for each
+ * component, in flat_layout's order, what its length counts: `outer` for
+ * the top-level ones (LCU_LIFT_OUTER where L(t) is a list of its own), the
+ * index of its sd for a sequence's elements, the first component of L(t)
+ * being at index `base` of the enclosing list.  out gets flat_arity(t, true)
+ * entries; returns their number. */
+int flat_layout_parents(Type *t, int base, int outer, int *out);
 
 /* One top-level form that computes a value (TOP_BIND, TOP_EXPR, quiet library
  * bindings included). */

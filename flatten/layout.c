@@ -71,8 +71,20 @@ static DEnv lambda_instance(Arena *tmp, Expr *lam, Type *t)
     return (DEnv){ (Type **)vars.items, (Type **)tys.items, vars.len, NULL };
 }
 
-/* out == NULL: only count.  Returns the number of components. */
-static int layout(Arena *a, Type *t, const DEnv *env, bool lifted, PtrVec *out)
+/* What a walk of layout() writes (NULL: only count): the component types
+ * appended to types (unless NULL) and, of a lifted layout, the parent of the
+ * component at index i (LcuLiftShape, lcu.h) at parents[i - base] (unless
+ * NULL). */
+typedef struct LayoutOut {
+    Arena *a;
+    PtrVec *types;
+    int *parents;
+    int base;
+} LayoutOut;
+
+/* Lays out t's components from index `at` of the list on; `parent` is what
+ * the top-level ones count (in a lifted layout).  Returns their number. */
+static int layout(const LayoutOut *o, Type *t, const DEnv *env, bool lifted, int parent, int at)
 {
     t = resolve(t, &env);
     LcuBase b = LB_INT;
@@ -81,20 +93,20 @@ static int layout(Arena *a, Type *t, const DEnv *env, bool lifted, PtrVec *out)
     case TY_FLOAT: b = LB_FLOAT; break;
     case TY_BOOL: b = LB_BOOL; break;
     case TY_CHAR: b = LB_CHAR; break;
-    case TY_SEQ: {
-        int n = 0;
-        if (lifted) {
-            if (out) ptrvec_push(a, out, (void *)lcu_t_sd(a));
-            n = 1;
-        }
-        return n + layout(a, t->elem, env, true, out);
+    case TY_SEQ:
+        if (!lifted)   /* U([s]) = L(s) counting the sequence's length, no component */
+            return layout(o, t->elem, env, true, LCU_LIFT_UNIFORM, at);
+        if (o && o->types) ptrvec_push(o->a, o->types, (void *)lcu_t_sd(o->a));
+        if (o && o->parents) o->parents[at - o->base] = parent;
+        return 1 + layout(o, t->elem, env, true, at, at + 1);
+    case TY_PAIR: {
+        int n = layout(o, t->fst, env, lifted, parent, at);
+        return n + layout(o, t->snd, env, lifted, parent, at + n);
     }
-    case TY_PAIR:
-        return layout(a, t->fst, env, lifted, out) + layout(a, t->snd, env, lifted, out);
     case TY_DATA: {
         DataDecl *d = t->data;
         DEnv inner = { d->params, t->args, t->nargs < d->nctx ? t->nargs : d->nctx, env };
-        return layout(a, d->field_type, &inner, lifted, out);
+        return layout(o, d->field_type, &inner, lifted, parent, at);
     }
     case TY_FUN: {
         Type *id = t->ident ? type_prune(t->ident) : NULL;
@@ -109,14 +121,15 @@ static int layout(Arena *a, Type *t, const DEnv *env, bool lifted, PtrVec *out)
         int nc = flat_lambda_captures(tmp, lam, &bs, &ts);
         DEnv inst = lambda_instance(tmp, lam, t);
         int n = 0;
-        for (int i = 0; i < nc; i++) n += layout(a, ts[i], &inst, lifted, out);
+        for (int i = 0; i < nc; i++) n += layout(o, ts[i], &inst, lifted, parent, at + n);
         arena_free(tmp);
         return n;
     }
     case TY_FUNID: ICE("flat_layout: a function identity is not a value type");
     case TY_VAR: ICE("flat_layout: unresolved type variable");
     }
-    if (out) ptrvec_push(a, out, (void *)(lifted ? lcu_t_vec(a, b) : lcu_t_base(a, b)));
+    if (o && o->types) ptrvec_push(o->a, o->types, (void *)(lifted ? lcu_t_vec(o->a, b) : lcu_t_base(o->a, b)));
+    if (o && o->parents) o->parents[at - o->base] = parent;
     return 1;
 }
 
@@ -170,12 +183,19 @@ int flat_closure_captures(Arena *a, Type *fun_type, Binder ***out_binders, Type 
 
 void flat_layout(Arena *a, Type *t, bool lifted, PtrVec *out)
 {
-    layout(a, t, NULL, lifted, out);
+    LayoutOut o = { a, out, NULL, 0 };
+    layout(&o, t, NULL, lifted, LCU_LIFT_UNIFORM, 0);
+}
+
+int flat_layout_parents(Type *t, int base, int outer, int *out)
+{
+    LayoutOut o = { NULL, NULL, out, base };
+    return layout(&o, t, NULL, true, outer, base);
 }
 
 int flat_arity(Type *t, bool lifted)
 {
-    return layout(NULL, t, NULL, lifted, NULL);
+    return layout(NULL, t, NULL, lifted, LCU_LIFT_UNIFORM, 0);
 }
 
 /* ------------------------------------------------------------------ captures */

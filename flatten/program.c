@@ -117,6 +117,26 @@ static LcuFun *make_fun(Fl *F, Sym name, int np, LcuParam *ps, FVal result, LcuE
     return f;
 }
 
+/* The nesting of f^ (n, site?, args L...) -> L(result) (LcuFun.lift): n and
+ * the site uniform, the arguments' components after the `extra` of them. */
+static const LcuLiftShape *lift_shape(Fl *F, FunDecl *fun, Type *ft, int extra, int nparams, int nres)
+{
+    LcuLiftShape *sh = arena_alloc(F->a, sizeof *sh);
+    int *pp = arena_alloc(F->a, sizeof *pp * (size_t)(nparams + 1));
+    for (int i = 0; i < extra; i++) pp[i] = LCU_LIFT_UNIFORM;
+    if (flat_arity(ft->arg, true) != nparams - extra)
+        ICE("flatten: lifted %s has %d argument components, not its layout's %d", fun->name, nparams - extra,
+            flat_arity(ft->arg, true));
+    flat_layout_parents(ft->arg, extra, LCU_LIFT_OUTER, pp + extra);
+    int want = flat_arity(ft->res, true);
+    if (want != nres)
+        ICE("flatten: lifted %s returns %d components, not its result type's %d", fun->name, nres, want);
+    int *rp = arena_alloc(F->a, sizeof *rp * (size_t)(nres + 1));
+    flat_layout_parents(ft->res, 0, LCU_LIFT_OUTER, rp);
+    *sh = (LcuLiftShape){ nparams, pp, nres, rp };
+    return sh;
+}
+
 static void compile_fun(Fl *F, FunReq *r)
 {
     FunDecl *fun = r->fun;
@@ -166,7 +186,9 @@ static void compile_fun(Fl *F, FunReq *r)
     FVal res = fl_expr(F, &cx, fun->body);
     if (r->lifted) res = materialize(F, &cx, res);
     LcuExpr *body = fl_block_pop(F, X_rest(F, res.n, res.c));
-    ptrvec_push(F->a, &F->funs, make_fun(F, r->name, k, ps, res, body));
+    LcuFun *made = make_fun(F, r->name, k, ps, res, body);
+    if (r->lifted) made->lift = lift_shape(F, fun, ft, extra, k, res.n);
+    ptrvec_push(F->a, &F->funs, made);
     F->cur_form = saved_form;
 }
 

@@ -229,6 +229,22 @@ typedef struct LcuKernel {
 } LcuKernel;
 
 /* ---- CPU level ---- */
+/* The nesting of a lifted function's flat parameters and results (the
+ * flattener's f^, flatten.h): for each component, what its length (a
+ * vector's elements, an sd's segments) counts.  LCU_LIFT_UNIFORM: not a
+ * lifted component (the count n itself, a library function's site);
+ * LCU_LIFT_OUTER: the call count n; k >= 0: the total of sd component k
+ * of the same list (parameters index params, results index the result's
+ * flat components).  Not part of λcu's text: phases that copy an LcuFun
+ * keep it, a parsed .lcu file has none. */
+enum { LCU_LIFT_UNIFORM = -2, LCU_LIFT_OUTER = -1 };
+typedef struct LcuLiftShape {
+    int nparams;
+    const int *param_parent;   /* nparams entries */
+    int nres;
+    const int *res_parent;     /* nres entries */
+} LcuLiftShape;
+
 typedef struct LcuFun {
     Span span;
     Sym name;
@@ -236,6 +252,8 @@ typedef struct LcuFun {
     LcuParam *params;
     const LcuType *result;
     LcuExpr *body;            /* LE_BLOCK */
+    const LcuLiftShape *lift; /* a lifted function version's (the flattener's
+                                 f^, param 0 its count n); NULL for others */
 } LcuFun;
 
 typedef struct LcuProgram {

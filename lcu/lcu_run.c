@@ -39,6 +39,59 @@ static const LcuFun *find_fun(const LcuProgram *p, Sym f)
 
 static LcuVal *eval_cpu(LcuInterp *I, const CEnv *env, const LcuExpr *e);
 
+/* The helpers of li_call_fun and eval_cpu that are not on the path of a
+ * CPU-level recursion are kept out of line, so that deep recursion needs
+ * little C stack. */
+#define COLD __attribute__((noinline))
+
+/* The components vs of a lifted function's parameters or results (what)
+ * are as long as their shape says (LcuLiftShape): parent OUTER the count
+ * n, parent k the total of sd vs[k] (a pass over the segments of each sd
+ * that is a parent; no per-element work). */
+static COLD void check_lift(LcuInterp *I, const LcuFun *f, const char *what, int nv, LcuVal **vs, const int *parent, int64_t n)
+{
+    int64_t *totals = li_alloc(I, sizeof *totals * (size_t)(nv ? nv : 1));
+    for (int i = 0; i < nv; i++) totals[i] = -1;   /* not summed yet */
+    for (int i = 0; i < nv; i++) {
+        int p = parent[i];
+        if (p == LCU_LIFT_UNIFORM) continue;
+        const LcuVal *v = vs[i];
+        if (v->kind != LV_VEC && v->kind != LV_SD)
+            li_internal(I, "lifted function %s: %s %d is not a vector or an sd, but its shape gives it a count", f->name, what, i);
+        int64_t want = n;
+        if (p != LCU_LIFT_OUTER) {
+            if (p < 0 || p >= nv || vs[p]->kind != LV_SD)
+                li_internal(I, "lifted function %s: the shape of %s %d names %d, not an sd", f->name, what, i, p);
+            if (totals[p] < 0) totals[p] = li_sd_total(vs[p]);
+            want = totals[p];
+        }
+        if (v->len != want)
+            li_internal(I, "lifted function %s: %s %d has length %lld, not the count %lld its shape says", f->name, what, i,
+                        (long long)v->len, (long long)want);
+    }
+}
+
+/* A guarded program's lifted function (LcuFun.lift): its arguments' shape
+ * on entry, its result's on return; the count n is parameter 0. */
+static COLD void check_lift_args(LcuInterp *I, const LcuFun *f, LcuVal **args)
+{
+    const LcuLiftShape *sh = f->lift;
+    if (sh->nparams != f->nparams || f->nparams < 1 || args[0]->kind != LV_SCALAR)
+        li_internal(I, "lifted function %s: a shape of %d parameters for %d", f->name, sh->nparams, f->nparams);
+    check_lift(I, f, "parameter", f->nparams, args, sh->param_parent, args[0]->s.i);
+}
+
+static COLD void check_lift_result(LcuInterp *I, const LcuFun *f, LcuVal **args, LcuVal *r)
+{
+    const LcuLiftShape *sh = f->lift;
+    int nr = lcu_val_arity(r);
+    if (nr != sh->nres)
+        li_internal(I, "lifted function %s: a shape of %d results for %d", f->name, sh->nres, nr);
+    LcuVal **rs = li_alloc(I, sizeof *rs * (size_t)(nr ? nr : 1));
+    for (int i = 0; i < nr; i++) rs[i] = lcu_val_comp(r, i);
+    check_lift(I, f, "result", nr, rs, sh->res_parent, args[0]->s.i);
+}
+
 /* Each call gets an arena for its temporaries; only the result survives. */
 LcuVal *li_call_fun(LcuInterp *I, const LcuFun *f, LcuVal **args)
 {
@@ -48,18 +101,18 @@ LcuVal *li_call_fun(LcuInterp *I, const LcuFun *f, LcuVal **args)
         li_fail(I, "CPU call depth exceeds 10000 (runaway recursion in '%s'?)", f->name);
     }
     li_push_arena(I);
+    bool lift = I->guarded && f->lift;
+    if (lift) check_lift_args(I, f, args);
     const CEnv *env = NULL;
     for (int i = 0; i < f->nparams; i++) env = cenv_add(I, env, f->params[i].name, args[i]);
-    LcuVal *r = li_pop_arena(I, eval_cpu(I, env, f->body));
+    LcuVal *r = eval_cpu(I, env, f->body);
+    if (lift) check_lift_result(I, f, args, r);
+    r = li_pop_arena(I, r);
     I->depth--;
     return r;
 }
 
 static LcuVal *int_vec(LcuInterp *I, int64_t len) { return lcu_val_vec(I, LB_INT, len); }
-
-/* The helpers of eval_cpu that are not on the path of a CPU-level recursion
- * are kept out of line, so that deep recursion needs little C stack. */
-#define COLD __attribute__((noinline))
 
 /* make_sd dist_sd sum_sd cat_sd zip_sd filter_sd lengths offsets segids total check */
 static COLD LcuVal *cpu_builtin(LcuInterp *I, const char *f, LcuVal **args, int nargs)
