@@ -179,6 +179,8 @@ static bool emit(FILE *out, FILE *err, const LcuProgram *p, const char *srcname,
     }
     for (int i = 0; i < p->nfuns; i++)   /* kernels are made where they are run */
         if (r.fun[i]) gen_function(&g, p->funs[i]);
+    const char *tail = getenv("NESSLC_BLOCK_TAIL");
+    if (sk->device && !(tail && !strcmp(tail, "0"))) gen_tails(&g);
     if (nesl) gen_nesl_main(&g);
     else gen_main(&g, m);
     for (int i = 0; i < u->funcs.len; i++) cfunc_mark_unused(a, u->funcs.items[i]);

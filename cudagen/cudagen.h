@@ -317,6 +317,11 @@ CExpr *gen_return(Gen *g, CBlock *blk, const LcuType *t, const char *rtype, CExp
 /* Unpack a call result of type t held in C variable var (a struct for a tuple). */
 CExpr **gen_unpack(Gen *g, const LcuType *t, CExpr *var);
 
+/* ---- the block-local tail (gen_tail.c) ---- */
+/* After every function is made: device copies, tail kernels and
+ * dispatchers of the lifted recursive functions (CUDA). */
+void gen_tails(Gen *g);
+
 /* ---- NESL programs (gen_nesl.c) ---- */
 /* A host-bridge lib call (a tag): args are rt and the flat arguments. */
 CExpr **gen_bridge(Gen *g, const LcuExpr *e, CExpr **args, CBlock *blk);

@@ -760,5 +760,6 @@ static void nesl_cu_permute(NeslRt *rt, const S &s, int64_t n, bool pull_first, 
 #include "nesl_cuda_scan.cuh"
 #include "nesl_cuda_filter_multi.cuh"
 #include "nesl_cuda_sd.cuh"
+#include "nesl_cuda_bt.cuh"
 
 #endif

@@ -164,5 +164,6 @@ void cu_check_errors(NeslRt *rt, const char *why);        /* wait, then report a
 void cu_sd_settle(NeslRt *rt);                            /* after a wait: the pending totals */
 void cu_sd_unpend(NeslRt *rt, CuSd *s);                   /* s leaves the pending list */
 void cu_tot_report(NeslRt *rt);                           /* a settled total differed (tot_bad): exits */
+void cu_vec_positions(NeslRt *rt, const NeslVec *pos);    /* a FILTER's positions left to its rank words, written */
 
 #endif

@@ -575,7 +575,7 @@ __global__ static void k_rank_positions(const uint64_t *rank, int64_t n, int32_t
 
 /* A FILTER's positions that it left to its rank words (CuVec.unwritten),
  * written for a reader of the positions themselves: the merge below. */
-static void cu_vec_positions(NeslRt *rt, const NeslVec *pos)
+void cu_vec_positions(NeslRt *rt, const NeslVec *pos)
 {
     CuVec *v = (CuVec *)pos;
     if (!v->unwritten) return;
