@@ -190,7 +190,7 @@ $(CUDA_LIB): $(RT_CUDA_OBJS)
 	$(say) AR $@
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/lib/obj/%.o: rt/%.cu rt/nesl_rt.h rt/nesl_scalar.h rt/nesl_cuda.cuh rt/nesl_cuda_scan.cuh rt/nesl_cuda_sd.cuh rt/nesl_cuda_bt.cuh rt/nesl_cuda_filter_multi.cuh rt/rt_core.h rt/rt_cuda_impl.h config.mk
+$(BUILD)/lib/obj/%.o: rt/%.cu rt/nesl_rt.h rt/nesl_scalar.h rt/nesl_cuda.cuh rt/nesl_cuda_scan.cuh rt/nesl_cuda_sd.cuh rt/nesl_cuda_bt.cuh rt/nesl_cuda_bt_soac.cuh rt/nesl_cuda_filter_multi.cuh rt/rt_core.h rt/rt_cuda_impl.h config.mk
 	@mkdir -p $(@D)
 	$(say) NVCC $<
 	$(Q)$(NVCC) -O3 -std=c++17 $(NVCC_ARCH_FLAGS) -Irt -c $< -o $@

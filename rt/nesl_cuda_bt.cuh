@@ -29,9 +29,13 @@ enum { NESL_BT_OK = 0, NESL_BT_ARENA = 1, NESL_BT_ERROR = 2, NESL_BT_DEEP = 3, N
 #define NESL_BT_MAXP 40     /* parameters of a lifted function the tail takes */
 #define NESL_BT_MAXR 16     /* result components */
 #define NESL_BT_RANKS 16    /* rank words remembered (nesl_bt_cu_kept_rank) */
-#define NESL_BT_SMEM 1024   /* dynamic shared memory: one collective's scratch */
+#define NESL_BT_SCRATCH 1024                 /* one collective's scratch */
+#ifndef NESL_BT_HEADERS
+#define NESL_BT_HEADERS (24 * 1024)         /* object headers in shared memory */
+#endif
+#define NESL_BT_SMEM (NESL_BT_SCRATCH + NESL_BT_HEADERS)   /* a tail kernel's dynamic shared memory */
 #ifndef NESL_BT_MINB
-#define NESL_BT_MINB 1      /* a tail kernel's blocks an SM at least (__launch_bounds__) */
+#define NESL_BT_MINB 2      /* a tail kernel's blocks an SM at least (__launch_bounds__) */
 #endif
 
 /* A parameter of the lifted function: an int (the call count n, or a
@@ -63,7 +67,8 @@ typedef struct NeslBtLaunch {
     int np, nr, G;
     NeslBtParam p[NESL_BT_MAXP];
     int rkind[NESL_BT_MAXR];         /* NESL_BT_PVEC or NESL_BT_PSD */
-    int64_t ncalls, B;
+    int64_t ncalls, B;                /* B: a group's width in the starts */
+    int64_t maxcall;                  /* a call's elements at most */
     const int64_t *starts;
     int64_t total;                    /* starts[ncalls] (host) */
     char *arena;                      /* G * arena_bytes */
@@ -75,11 +80,13 @@ typedef struct NeslBtLaunch {
     int depth_max;
     int stack_max;                    /* bytes of stack a tail may take */
     unsigned long long *prof;         /* NESL_BT_PROF builds: cycles by kind of operation (NESL_BT_NPROF), or NULL */
+    unsigned long long *used;         /* the most arena bytes a block used (NESL_BT_LOG), or NULL */
 } NeslBtLaunch;
 
 /* The tail's runtime state, one copy a thread (equal in all). */
 typedef struct NeslBt {
     char *cur, *end;
+    char *hcur, *hend;                /* object headers: shared memory while it lasts */
     NeslDErr *derr;
     int *status;
     int depth, depth_max;
@@ -158,6 +165,20 @@ static __device__ __forceinline__ void *nesl_bt_smem(void)
     return nesl_bt_smem_buf;
 }
 
+/* An object header (a vector's, a descriptor's): the host code reads
+ * them all the time, from shared memory ~20 times sooner than from the
+ * L2 (every thread writes it, so the L1 holds no copy). */
+static __device__ void *nesl_bt_alloc(NeslBt *rt, int64_t bytes);
+static __device__ void *nesl_bt_header(NeslBt *rt, int64_t bytes)
+{
+    if (rt->hend - rt->hcur >= bytes) {
+        void *p = rt->hcur;
+        rt->hcur += (bytes + 15) & ~(int64_t)15;
+        return p;
+    }
+    return nesl_bt_alloc(rt, bytes);
+}
+
 static __device__ void *nesl_bt_alloc(NeslBt *rt, int64_t bytes)
 {
     if (bytes < 0) nesl_bt_fail(rt, NESL_BT_ERROR);
@@ -172,7 +193,7 @@ static __device__ void *nesl_bt_alloc(NeslBt *rt, int64_t bytes)
 template <class T> static __device__ T nesl_bt_bcast(const T &v)
 {
     T *box = (T *)nesl_bt_smem();
-    static_assert(sizeof(T) <= NESL_BT_SMEM, "a broadcast fits the scratch");
+    static_assert(sizeof(T) <= NESL_BT_SCRATCH, "a broadcast fits the scratch");
     if (threadIdx.x == 0) *box = v;
     __syncthreads();
     T r = *box;
@@ -207,7 +228,7 @@ static __device__ int64_t nesl_bt_scan_i64(int64_t x, int64_t *total)
 /* ---- objects ---- */
 static __device__ NeslVec *nesl_bt_vec_view(NeslBt *rt, NeslBase b, int64_t len, void *data)
 {
-    NeslVec *v = (NeslVec *)nesl_bt_alloc(rt, sizeof(NeslVec));
+    NeslVec *v = (NeslVec *)nesl_bt_header(rt, sizeof(NeslVec));
     v->obj.kind = NESL_OBJ_VEC;
     v->base = b;
     v->len = len;
@@ -306,7 +327,7 @@ static __device__ void nesl_bt_vec_get(NeslBt *rt, const NeslVec *v, int64_t i, 
 /* ---- segment descriptors ---- */
 static __device__ NeslSd *nesl_bt_sd_with(NeslBt *rt, int64_t nsegs, int32_t *lens)
 {
-    NeslSd *s = (NeslSd *)nesl_bt_alloc(rt, sizeof(NeslSd));
+    NeslSd *s = (NeslSd *)nesl_bt_header(rt, sizeof(NeslSd));
     s->obj.kind = NESL_OBJ_SD;
     s->nsegs = nsegs;
     s->lens = lens;
@@ -405,12 +426,24 @@ static __device__ void nesl_bt_make_sd_group(NeslBt *rt, int k, const NeslVec *c
     for (int j = 0; j < k; j++) out[j] = nesl_bt_make_sd_total(rt, lens[j], totals[j]);
 }
 
+/* The descriptors below write their offsets with their lengths where
+ * those of their operands are known (no scan later). */
+static __device__ int64_t *nesl_bt_offs_new(NeslBt *rt, NeslSd *s)
+{
+    s->offs = (int64_t *)nesl_bt_alloc(rt, (s->nsegs + 1) * 8);
+    return s->offs;
+}
+
 static __device__ NeslSd *nesl_bt_dist_sd(NeslBt *rt, int32_t n, int32_t l)
 {
     NeslBtTimer tm_(rt, NESL_BTP_SD);
     if (n < 0 || l < 0 || (l > 0 && n > INT32_MAX / l)) nesl_bt_fail(rt, NESL_BT_ERROR);
     NeslSd *s = nesl_bt_sd_new(rt, n);
-    for (int64_t g = threadIdx.x; g < n; g += blockDim.x) s->lens[g] = l;
+    int64_t *o = nesl_bt_offs_new(rt, s);
+    for (int64_t g = threadIdx.x; g <= n; g += blockDim.x) {
+        if (g < n) s->lens[g] = l;
+        o[g] = g * l;
+    }
     __syncthreads();
     return s;
 }
@@ -421,7 +454,12 @@ static __device__ NeslSd *nesl_bt_sum_sd(NeslBt *rt, NeslSd *a, NeslSd *b)
     NeslBtTimer tm_(rt, NESL_BTP_SD);
     if (a->nsegs != b->nsegs) nesl_bt_fail(rt, NESL_BT_ERROR);
     NeslSd *s = nesl_bt_sd_new(rt, a->nsegs);
-    for (int64_t g = threadIdx.x; g < a->nsegs; g += blockDim.x) s->lens[g] = a->lens[g] + b->lens[g];
+    const int64_t *oa = a->offs, *ob = b->offs;
+    int64_t *o = oa && ob ? nesl_bt_offs_new(rt, s) : NULL;
+    for (int64_t g = threadIdx.x; g <= a->nsegs; g += blockDim.x) {
+        if (g < a->nsegs) s->lens[g] = a->lens[g] + b->lens[g];
+        if (o) o[g] = oa[g] + ob[g];
+    }
     __syncthreads();
     return s;
 }
@@ -433,8 +471,14 @@ static __device__ void nesl_bt_sum_sd2(NeslBt *rt, NeslSd *a, NeslSd *b, NeslSd 
 static __device__ NeslSd *nesl_bt_cat_sd(NeslBt *rt, NeslSd *a, NeslSd *b)
 {
     NeslBtTimer tm_(rt, NESL_BTP_SD);
-    NeslSd *s = nesl_bt_sd_new(rt, a->nsegs + b->nsegs);
-    for (int64_t g = threadIdx.x; g < s->nsegs; g += blockDim.x) s->lens[g] = g < a->nsegs ? a->lens[g] : b->lens[g - a->nsegs];
+    int64_t na = a->nsegs;
+    NeslSd *s = nesl_bt_sd_new(rt, na + b->nsegs);
+    const int64_t *oa = a->offs, *ob = b->offs;
+    int64_t *o = oa && ob ? nesl_bt_offs_new(rt, s) : NULL;
+    for (int64_t g = threadIdx.x; g <= s->nsegs; g += blockDim.x) {
+        if (g < s->nsegs) s->lens[g] = g < na ? a->lens[g] : b->lens[g - na];
+        if (o) o[g] = g < na ? oa[g] : oa[na] + ob[g - na];
+    }
     __syncthreads();
     return s;
 }
@@ -442,7 +486,12 @@ static __device__ NeslSd *nesl_bt_zip_sd(NeslBt *rt, NeslSd *a, NeslSd *b)
 {
     if (a->nsegs != b->nsegs) nesl_bt_fail(rt, NESL_BT_ERROR);
     NeslSd *s = nesl_bt_sd_new(rt, 2 * a->nsegs);
-    for (int64_t g = threadIdx.x; g < s->nsegs; g += blockDim.x) s->lens[g] = (g & 1) ? b->lens[g >> 1] : a->lens[g >> 1];
+    const int64_t *oa = a->offs, *ob = b->offs;
+    int64_t *o = oa && ob ? nesl_bt_offs_new(rt, s) : NULL;
+    for (int64_t g = threadIdx.x; g <= s->nsegs; g += blockDim.x) {
+        if (g < s->nsegs) s->lens[g] = (g & 1) ? b->lens[g >> 1] : a->lens[g >> 1];
+        if (o) o[g] = (g & 1) ? oa[(g >> 1) + 1] + ob[g >> 1] : oa[g >> 1] + ob[g >> 1];
+    }
     __syncthreads();
     return s;
 }
@@ -521,419 +570,7 @@ static __device__ void nesl_bt_filter_sd_group(NeslBt *rt, NeslSd *s, int k, con
     nesl_bt_filter_sd_group_zip(rt, s, k, kept, out, -1, -1, NULL);
 }
 
-/* ---- MAP ---- */
-/* NESL_BT_ITEMS elements a thread pulled before any is stored: loads in
- * flight together, as nesl_k_map's (a block alone on its SM hides little
- * latency otherwise). */
-#ifndef NESL_BT_ITEMS
-#define NESL_BT_ITEMS 4
-#endif
-template <class P, class St> static __device__ __forceinline__ void nesl_bt_items(int64_t n, const P &pull, const St &store)
-{
-    typedef decltype(pull(0)) R;
-    const int64_t T = blockDim.x, chunk = NESL_BT_ITEMS * T;
-    for (int64_t lo = threadIdx.x; lo < n; lo += chunk) {
-        if (lo + (NESL_BT_ITEMS - 1) * T < n) {
-            R r[NESL_BT_ITEMS];
-#pragma unroll
-            for (int k = 0; k < NESL_BT_ITEMS; k++) r[k] = pull(lo + k * T);
-#pragma unroll
-            for (int k = 0; k < NESL_BT_ITEMS; k++) store(lo + k * T, r[k]);
-        } else {
-#pragma unroll 1
-            for (int64_t i = lo; i < n; i += T) store(i, pull(i));
-        }
-    }
-    __syncthreads();
-}
-
-template <class S> static __device__ void nesl_bt_cu_map(NeslBt *rt, const S &s, int64_t n)
-{
-    NeslBtTimer tm_(rt, NESL_BTP_MAP);
-    NeslDErr *e = rt->derr;
-    typedef decltype(s.pull(0, (NeslDErr *)0)) R;
-    nesl_bt_items(n, [&](int64_t i) { return s.pull(i, e); }, [&](int64_t i, const R &r) { s.store(i, r); });
-}
-template <class S> static __device__ void nesl_bt_cu_map_each(NeslBt *rt, const S &s, int64_t n) { nesl_bt_cu_map(rt, s, n); }
-template <class S> static __device__ void nesl_bt_cu_map_tiled(NeslBt *rt, const S &s, int64_t n, int64_t) { nesl_bt_cu_map(rt, s, n); }
-template <class F> static __device__ void nesl_bt_cu_map_seg(NeslBt *rt, const F &f, int64_t n, NeslSd *s)
-{
-    NeslBtTimer tm_(rt, NESL_BTP_MAPSEG);
-    const int32_t *ids = nesl_bt_sd_segids(rt, s);
-    NeslDErr *e = rt->derr;
-    typedef decltype(f.pull(0, 0, (NeslDErr *)0)) R;
-    nesl_bt_items(n, [&](int64_t i) { return f.pull(i, ids[i], e); }, [&](int64_t i, const R &r) { f.store(i, r); });
-}
-/* make_sd of v, a result of MAP f whose len (g, e) stores element g of
- * every result and returns its length. */
-template <class F> static __device__ NeslSd *nesl_bt_cu_map_sd(NeslBt *rt, const F &f, const NeslVec *lens, int64_t total)
-{
-    NeslBtTimer tm_(rt, NESL_BTP_MAPSD);
-    for (int64_t g = threadIdx.x; g < lens->len; g += blockDim.x) (void)f.len(g, rt->derr);
-    __syncthreads();
-    nesl_bt_cu_raise(rt);
-    return nesl_bt_make_sd_total(rt, lens, total);
-}
-template <class M, class S> static __device__ NeslMapAnd<M, S> nesl_bt_map_and(const M &m, const S &s)
-{
-    NeslMapAnd<M, S> w;
-    static_cast<S &>(w) = s;
-    w.m = m;
-    return w;
-}
-
-/* ---- ONCE ---- */
-template <class S> static __device__ auto nesl_bt_cu_once(NeslBt *rt, const S &s) -> decltype(s.pull(0, (NeslDErr *)0))
-{
-    typedef decltype(s.pull(0, (NeslDErr *)0)) R;
-    R r = R();
-    if (threadIdx.x == 0) r = s.pull(0, rt->derr);
-    return nesl_bt_bcast(r);
-}
-
-/* ---- REDUCE and SCAN: a thread folds its stretch of consecutive
- * elements, the block combines the stretches in thread order (NESL_SEQ:
- * thread 0 alone, in index order); the identity once, at the start ---- */
-template <int MODE, class S, class R> static __device__ R nesl_bt_cu_reduce(NeslBt *rt, const S &s, int64_t n, const R &ident)
-{
-    NeslBtTimer tm_(rt, NESL_BTP_REDUCE);
-    if (n <= 0) return ident;
-    NeslDErr *e = rt->derr;
-    R r = ident;
-    if constexpr (MODE == NESL_SEQ) {
-        if (threadIdx.x == 0)
-            for (int64_t i = 0; i < n; i++) r = s.op(r, s.pull(i, e), i, e);
-    } else {
-        int64_t per = (n + blockDim.x - 1) / blockDim.x, lo = threadIdx.x * per, hi = lo + per < n ? lo + per : n;
-        NeslOpt<R> x;
-        x.ok = 0;
-        for (int64_t i = lo; i < hi; i++) {
-            R v = s.pull(i, e);
-            x.v = x.ok ? s.op(x.v, v, i, e) : v;
-            x.ok = 1;
-        }
-        NeslOpC<S, R> c = { &s, e };
-        x = nesl_block_reduce(x, c);
-        if (threadIdx.x == 0 && x.ok) r = s.op(ident, x.v, 0, e);
-    }
-    return nesl_bt_bcast(r);
-}
-
-template <int MODE, class S, class R> static __device__ void nesl_bt_cu_scan(NeslBt *rt, const S &s, int64_t n, const R &ident)
-{
-    NeslBtTimer tm_(rt, NESL_BTP_SCAN);
-    if (n <= 0) return;
-    NeslDErr *e = rt->derr;
-    if constexpr (MODE == NESL_SEQ) {
-        if (threadIdx.x == 0) {
-            R acc = ident;
-            for (int64_t i = 0; i < n; i++) {
-                R x = s.pull(i, e);
-                s.store(i, acc);
-                acc = s.op(acc, x, i, e);
-            }
-        }
-    } else {
-        int64_t per = (n + blockDim.x - 1) / blockDim.x, lo = threadIdx.x * per, hi = lo + per < n ? lo + per : n;
-        NeslOpt<R> x;
-        x.ok = 0;
-        for (int64_t i = lo; i < hi; i++) {
-            R v = s.pull(i, e);
-            x.v = x.ok ? s.op(x.v, v, i, e) : v;
-            x.ok = 1;
-        }
-        NeslOpC<S, R> c = { &s, e };
-        NeslOpt<R> ex, agg;
-        nesl_block_scan(x, c, &ex, &agg);
-        R acc = ex.ok ? s.op(ident, ex.v, 0, e) : ident;
-        for (int64_t i = lo; i < hi; i++) {
-            R v = s.pull(i, e);
-            s.store(i, acc);
-            acc = s.op(acc, v, i, e);
-        }
-    }
-    __syncthreads();
-}
-
-/* ---- SEG_REDUCE, SEG_SCAN over segments offs[0..nsegs]: short segments
- * (or NESL_SEQ) a thread each, in order; a few long ones the block each in
- * turn; the rest a warp each, whose lanes fold consecutive stretches
- * combined in lane order ---- */
-template <class R, class S> static __device__ NeslOpt<R> nesl_bt_warp_scan(NeslOpt<R> x, const S &s, NeslDErr *e)
-{
-    int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {   /* inclusive, lower lanes on the left */
-        R y = nesl_shfl(x.v, d, 1);
-        int yok = __shfl_up_sync(0xffffffffu, x.ok, d);
-        if (lane >= d && yok) {
-            x.v = x.ok ? s.op(y, x.v, 0, e) : y;
-            x.ok = 1;
-        }
-    }
-    return x;
-}
-
-template <int MODE, class S, class R>
-static __device__ void nesl_bt_cu_seg_fold(NeslBt *rt, const S &s, int64_t n, int64_t nsegs, const int64_t *offs, const R &ident, bool scan)
-{
-    NeslBtTimer tm_(rt, NESL_BTP_SEGFOLD);
-    NeslDErr *e = rt->derr;
-    if (nsegs <= 0) return;
-    if (MODE == NESL_SEQ || (nsegs >= 256 && n <= 16 * nsegs)) {
-        for (int64_t g = threadIdx.x; g < nsegs; g += blockDim.x) {
-            R acc = ident;
-            for (int64_t i = offs[g]; i < offs[g + 1]; i++) {
-                R x = s.pull(i, e);
-                if (scan) s.store(i, acc);
-                acc = s.op(acc, x, i, e);
-            }
-            if (!scan) s.store(g, acc);
-        }
-    } else if (nsegs <= 2 * NESL_WARPS && n >= 64 * nsegs) {   /* few long segments: the block takes each in turn */
-        NeslOpC<S, R> c = { &s, e };
-        for (int64_t g = 0; g < nsegs; g++) {
-            int64_t a = offs[g], len = offs[g + 1] - a, per = (len + blockDim.x - 1) / blockDim.x;
-            int64_t lo = a + threadIdx.x * per, hi = lo + per < a + len ? lo + per : a + len;
-            NeslOpt<R> x;
-            x.ok = 0;
-            for (int64_t i = lo; i < hi; i++) {
-                R v = s.pull(i, e);
-                x.v = x.ok ? s.op(x.v, v, i, e) : v;
-                x.ok = 1;
-            }
-            if (scan) {
-                NeslOpt<R> ex, agg;
-                nesl_block_scan(x, c, &ex, &agg);
-                R acc = ex.ok ? s.op(ident, ex.v, 0, e) : ident;
-                for (int64_t i = lo; i < hi; i++) {
-                    R v = s.pull(i, e);
-                    s.store(i, acc);
-                    acc = s.op(acc, v, i, e);
-                }
-            } else {
-                x = nesl_block_reduce(x, c);
-                if (threadIdx.x == 0) s.store(g, x.ok ? s.op(ident, x.v, 0, e) : ident);
-            }
-        }
-    } else {
-        int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-        for (int64_t g = w; g < nsegs; g += NESL_WARPS) {
-            int64_t a = offs[g], len = offs[g + 1] - a, per = (len + 31) / 32;
-            int64_t lo = a + lane * per, hi = lo + per < a + len ? lo + per : a + len;
-            NeslOpt<R> x;
-            x.ok = 0;
-            for (int64_t i = lo; i < hi; i++) {
-                R v = s.pull(i, e);
-                x.v = x.ok ? s.op(x.v, v, i, e) : v;
-                x.ok = 1;
-            }
-            NeslOpt<R> inc = nesl_bt_warp_scan(x, s, e);
-            if (scan) {
-                NeslOpt<R> ex;
-                ex.v = nesl_shfl(inc.v, 1, 1);
-                ex.ok = __shfl_up_sync(0xffffffffu, inc.ok, 1);
-                if (lane == 0) ex.ok = 0;
-                R acc = ex.ok ? s.op(ident, ex.v, 0, e) : ident;
-                for (int64_t i = lo; i < hi; i++) {
-                    R v = s.pull(i, e);
-                    s.store(i, acc);
-                    acc = s.op(acc, v, i, e);
-                }
-            } else {
-                R tot = nesl_shfl_idx(inc.v, 31);
-                int tok = __shfl_sync(0xffffffffu, inc.ok, 31);
-                if (lane == 0) s.store(g, tok ? s.op(ident, tot, 0, e) : ident);
-            }
-        }
-    }
-    __syncthreads();
-}
-
-/* SEG_FILTER's new lengths from the exclusive kept counts pre[0..total]. */
-static __device__ void nesl_bt_cu_seg_lens(NeslBt *, const int32_t *pre, const int64_t *offs, int64_t nsegs, int32_t *lt, int32_t *lf)
-{
-    for (int64_t g = threadIdx.x; g < nsegs; g += blockDim.x) {
-        int32_t k = pre[offs[g + 1]] - pre[offs[g]];
-        lt[g] = k;
-        if (lf) lf[g] = (int32_t)(offs[g + 1] - offs[g]) - k;
-    }
-    __syncthreads();
-}
-
-/* ---- PERMUTE, SEG_PERMUTE: the largest iteration writing a target
- * wins (the last write, as in the interpreter); targets nobody writes get
- * 0 ---- */
-template <class S>
-static __device__ void nesl_bt_cu_permute(NeslBt *rt, const S &s, int64_t n, bool pull_first, const int64_t *offs, const int32_t *segids,
-                                          const int32_t *lens)
-{
-    if (n <= 0) return;
-    typedef decltype(s.pull(0, (NeslDErr *)0)) R;
-    NeslDErr *e = rt->derr;
-    const char *what = offs ? "SEG_PERMUTE" : "PERMUTE";
-    long long *win = (long long *)nesl_bt_alloc(rt, n * 8);
-    for (int64_t d = threadIdx.x; d < n; d += blockDim.x) win[d] = -1;
-    __syncthreads();
-    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
-        if (pull_first) (void)s.pull(i, e);
-        int32_t t = s.index(i, e);
-        int64_t len = n, base = 0;
-        if (offs) {
-            int32_t g = segids[i];
-            len = lens[g];
-            base = offs[g];
-        }
-        if (nesl_ck_target(e, i, what, t, len)) atomicMax(win + base + t, (long long)i);
-    }
-    nesl_bt_cu_raise(rt);
-    for (int64_t d = threadIdx.x; d < n; d += blockDim.x) s.store(d, win[d] >= 0 ? s.pull(win[d], e) : R());
-    __syncthreads();
-}
-
-/* ---- FILTER, PARTITION: chunks of a block's elements, one a thread;
- * each chunk's kept ones in order after those of the chunks before ---- */
-/* A chunk of ROWS rows of the block's threads (row k: elements c + k * T
- * + t): the kept rank in the chunk of this thread's element of each row
- * (before), its warp's ballot (mask) and the kept before the warp in the
- * chunk (wbefore, for the rank words); the chunk's count is returned. */
-template <int ROWS> static __device__ unsigned nesl_bt_rows(const bool (&keep)[ROWS], unsigned (&before)[ROWS], unsigned (&mask)[ROWS],
-                                                            unsigned (&wbefore)[ROWS])
-{
-    static_assert(ROWS * NESL_WARPS * 4 <= NESL_BT_SMEM, "the counts fit the scratch");
-    unsigned *wc = (unsigned *)nesl_bt_smem();
-    int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-#pragma unroll
-    for (int k = 0; k < ROWS; k++) {
-        mask[k] = __ballot_sync(0xffffffffu, keep[k]);
-        if (lane == 0) wc[k * NESL_WARPS + w] = (unsigned)__popc(mask[k]);
-    }
-    __syncthreads();
-    unsigned acc = 0;
-#pragma unroll
-    for (int k = 0; k < ROWS; k++) {
-        unsigned wb = 0, row = 0;
-        for (int j = 0; j < NESL_WARPS; j++) {
-            unsigned x = wc[k * NESL_WARPS + j];
-            if (j < w) wb += x;
-            row += x;
-        }
-        wbefore[k] = acc + wb;
-        before[k] = acc + wb + (unsigned)__popc(mask[k] & ((1u << lane) - 1u));
-        acc += row;
-    }
-    __syncthreads();
-    return acc;
-}
-
-/* The rank word of the warp's 32 positions from i - lane (lane 0 writes it). */
-static __device__ __forceinline__ void nesl_bt_rank_store(uint64_t *rank, int64_t i, int64_t n, int64_t before, unsigned mask)
-{
-    if (rank && (threadIdx.x & 31) == 0 && i < n) rank[i >> 5] = (uint64_t)before << 32 | mask;
-}
-
-template <bool PART, bool COUNTS = false, class S>
-static __device__ int64_t nesl_bt_cu_filter(NeslBt *rt, const S &s, int64_t n, int32_t *pre, uint64_t *rank = NULL)
-{
-    NeslBtTimer tm_(rt, NESL_BTP_FILTER);
-    typedef decltype(s.pull(0, (NeslDErr *)0)) R;
-    enum { IT = NESL_BT_ITEMS };
-    NeslDErr *e = rt->derr;
-    const int64_t T = blockDim.x;
-    int64_t base = 0;
-    for (int64_t c = 0; c < n; c += IT * T) {
-        R x[IT];
-        bool keep[IT];
-#pragma unroll
-        for (int k = 0; k < IT; k++) {
-            int64_t i = c + k * T + threadIdx.x;
-            keep[k] = false;
-            x[k] = R();
-            if (i < n) x[k] = s.pull(i, e);
-        }
-#pragma unroll
-        for (int k = 0; k < IT; k++) {
-            int64_t i = c + k * T + threadIdx.x;
-            if (i < n) keep[k] = s.pred(x[k], i, e);
-        }
-        unsigned before[IT], mask[IT], wb[IT];
-        unsigned total = nesl_bt_rows<IT>(keep, before, mask, wb);
-#pragma unroll
-        for (int k = 0; k < IT; k++) {
-            int64_t i = c + k * T + threadIdx.x;
-            if (i < n) {
-                int64_t kk = base + before[k];
-                if (keep[k]) s.store(kk, x[k]);
-                else if constexpr (PART) s.store_f(i - kk, x[k]);
-                if constexpr (COUNTS) pre[i] = (int32_t)kk;
-            }
-            nesl_bt_rank_store(rank, i, n, base + wb[k], mask[k]);
-        }
-        base += total;
-    }
-    if (COUNTS && threadIdx.x == 0) pre[n > 0 ? n : 0] = (int32_t)base;
-    __syncthreads();
-    return base;
-}
-template <bool PART, class S> static __device__ NeslCount nesl_bt_cu_filter_later(NeslBt *rt, const S &s, int64_t n, uint64_t *rank = NULL)
-{
-    return NeslCount{ 0, (long)nesl_bt_cu_filter<PART>(rt, s, n, NULL, rank) };
-}
-template <bool PART, class S> static __device__ void nesl_bt_cu_filter_kept(NeslBt *rt, const S &s, int64_t n, int64_t given, uint64_t *rank = NULL)
-{
-    if (nesl_bt_cu_filter<PART>(rt, s, n, NULL, rank) != given) nesl_bt_fail(rt, NESL_BT_ERROR);
-}
-static __device__ int64_t nesl_bt_cu_count(NeslBt *, NeslCount c, const char *) { return c.slot < 0 ? 0 : c.waits; }
-
-static __device__ NeslFilterOut nesl_bt_filter_out(NeslCount *count, uint64_t *rank, int64_t have, const char *name)
-{
-    return NeslFilterOut{ count, rank, have, name };
-}
-
-/* K FILTERs of one pull: each element pulled once. */
-template <int K, class S, class... C> static __device__ void nesl_bt_cu_filter_multi_later(NeslBt *rt, const S &s, int64_t n, bool, C... outs)
-{
-    NeslBtTimer tm_(rt, NESL_BTP_MULTI);
-    static_assert(sizeof...(C) == K, "an output a FILTER");
-    typedef decltype(s.pull(0, (NeslDErr *)0)) R;
-    enum { IT = NESL_BT_ITEMS };
-    NeslDErr *e = rt->derr;
-    const int64_t T = blockDim.x;
-    NeslFilterOut os[K] = { outs... };
-    for (int c = 0; c < K; c++)
-        if (os[c].name && n > os[c].have) nesl_bt_fail(rt, NESL_BT_ERROR);
-    int64_t base[K];
-    for (int c = 0; c < K; c++) base[c] = 0;
-    for (int64_t ch = 0; ch < n; ch += IT * T) {
-        R x[IT];
-#pragma unroll
-        for (int k = 0; k < IT; k++) {
-            int64_t i = ch + k * T + threadIdx.x;
-            x[k] = R();
-            if (i < n) x[k] = s.pull(i, e);
-        }
-#pragma unroll
-        for (int c = 0; c < K; c++) {
-            bool keep[IT];
-#pragma unroll
-            for (int k = 0; k < IT; k++) {
-                int64_t i = ch + k * T + threadIdx.x;
-                keep[k] = i < n && s.pred(c, x[k], i, e);
-            }
-            unsigned before[IT], mask[IT], wb[IT];
-            unsigned total = nesl_bt_rows<IT>(keep, before, mask, wb);
-#pragma unroll
-            for (int k = 0; k < IT; k++) {
-                int64_t i = ch + k * T + threadIdx.x;
-                if (keep[k]) s.store(c, base[c] + before[k], x[k]);
-                nesl_bt_rank_store(os[c].rank, i, n, base[c] + wb[k], mask[k]);
-            }
-            base[c] += total;
-        }
-    }
-    __syncthreads();
-    for (int c = 0; c < K; c++) *os[c].count = NeslCount{ 0, (long)base[c] };
-}
+#include "nesl_cuda_bt_soac.cuh"
 
 /* ---- the tail kernel's frame (cudagen/gen_tail.c emits the kernel) ---- */
 /* Block g's calls [c0, c1) and its arguments, sliced out of the
@@ -946,6 +583,8 @@ static __device__ void nesl_bt_begin(NeslBt *rt, const NeslBtLaunch &L, const ch
     int g = blockIdx.x;
     rt->cur = L.arena + (size_t)g * L.arena_bytes;
     rt->end = rt->cur + L.arena_bytes;
+    rt->hcur = (char *)nesl_bt_smem() + NESL_BT_SCRATCH;
+    rt->hend = rt->hcur + NESL_BT_HEADERS;
     rt->derr = L.derr + g;
     rt->status = L.status + g;
     rt->depth = 0;
@@ -997,7 +636,7 @@ static __device__ void nesl_bt_begin(NeslBt *rt, const NeslBtLaunch &L, const ch
         asm volatile("exit;");
     }
     bool big = false;
-    for (int64_t c = c0 + threadIdx.x; c < c1 && L.starts; c += blockDim.x) big |= L.starts[c + 1] - L.starts[c] > L.B;
+    for (int64_t c = c0 + threadIdx.x; c < c1 && L.starts; c += blockDim.x) big |= L.starts[c + 1] - L.starts[c] > L.maxcall;
     if (__syncthreads_or(big)) {
         if (threadIdx.x == 0) atomicExch(L.abort, 1);
         nesl_bt_fail(rt, NESL_BT_BIG);
@@ -1039,6 +678,7 @@ static __device__ void nesl_bt_end(NeslBt *rt, const NeslBtLaunch &L)
     (void)L;
 #endif
     if (threadIdx.x == 0) {
+        if (L.used) atomicMax(L.used, (unsigned long long)(rt->cur - (L.arena + (size_t)blockIdx.x * L.arena_bytes)));
         __threadfence();
         *rt->status = NESL_BT_OK;
     }

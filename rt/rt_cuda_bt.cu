@@ -5,8 +5,9 @@
  *
  * Settings (environment, read once):
  *   NESL_BT=B        the group size in elements (default 1024); 0: no tail
- *   NESL_BT_ARENA=MB a block's arena (default 16)
- *   NESL_BT_MEM=MB   all blocks' arenas at most (default 4096)
+ *   NESL_BT_ARENA=MB a block's arena at least (default 16; 4 KB an element
+ *                    of its group where that is more)
+ *   NESL_BT_MEM=MB   all blocks' arenas at most (default: 1/8 of the device's)
  *   NESL_BT_STACK=KB the device stack a thread (default 16; the tail uses
  *                    all but 4 of it before it gives up)
  *   NESL_BT_LOG=1    a line on stderr per tail launch */
@@ -20,13 +21,14 @@ typedef struct BtState {
     bool log;
     bool stack_set;
     DBuf arena, meta;        /* the arenas; status, records and outputs */
-    unsigned long long *prof, hprof[NESL_BT_NPROF];   /* NESL_BT_LOG: the blocks' cycles (NESL_BT_PROF builds) */
+    unsigned long long *prof, hprof[NESL_BT_NPROF + 1];   /* NESL_BT_LOG: the blocks' cycles (NESL_BT_PROF builds), the arena used */
     size_t arena_cap, meta_cap;
     char *host;              /* host copy of the outputs and the status words */
     size_t hcap;
     long runs, tails, fails[8];
-    const void *big_k[8];    /* per tail kernel: the calls of its last launch that had a call too large */
+    const void *big_k[8];    /* per tail kernel: its last launch had a call too large (big_n > 0) */
     int64_t big_n[8];
+    int64_t resident[8];     /* per tail kernel: its blocks the device runs at once */
 } BtState;
 
 /* The slot of kernel k's last "too large" (a small table). */
@@ -50,7 +52,9 @@ static BtState *bt_state(NeslRt *rt)
         const char *sk = getenv("NESL_BT_STACK"), *lg = getenv("NESL_BT_LOG");
         st.B = b && *b ? atoll(b) : 1024;
         st.arena_bytes = (size_t)(ar && *ar ? atoll(ar) : 16) << 20;
-        st.mem_bytes = (size_t)(mem && *mem ? atoll(mem) : 4096) << 20;
+        size_t free_b = 0, total_b = 0;
+        if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) total_b = (size_t)32 << 30;
+        st.mem_bytes = mem && *mem ? (size_t)atoll(mem) << 20 : total_b / 8;
         st.stack_kb = sk && *sk ? atoi(sk) : 16;
         st.log = lg && *lg && strcmp(lg, "0");
         if (st.B < 0) st.B = 0;
@@ -173,12 +177,34 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
         if (p->kind != NESL_BT_PINT && p->len != want) return false;
     }
     if (n <= 0 || T > st->B * n) return false;   /* the average call is larger than a group */
-    /* After a launch that found a call too large, the next waits until the
-     * calls have doubled (a level or so): each such launch costs a wait. */
+    /* After a launch that found a call too large, the next call of the
+     * function (a level down) goes to the grid: each such launch costs a
+     * wait.  (Waiting for the calls to double missed quicksort's levels
+     * past its widest, where the calls become fewer.) */
     int bs = bt_big_slot(st, kernel);
-    if (st->big_k[bs] == kernel && n < 2 * st->big_n[bs]) return false;
-    int64_t G = T > 0 ? (T + st->B - 1) / st->B : 1;
-    if ((size_t)G * st->arena_bytes > st->mem_bytes) return false;
+    if (st->big_n[bs] > 0) {
+        st->big_n[bs] = 0;
+        return false;
+    }
+    /* Groups of B elements, but no more than the device runs at once: a
+     * second wave of blocks costs as much as the first (a block's time is
+     * its levels' latency), so larger groups fill one wave instead. */
+    if (!st->resident[bs]) {
+        int nb = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kernel, NESL_BLOCK, NESL_BT_SMEM) != cudaSuccess || nb < 1) nb = 1;
+        st->resident[bs] = (int64_t)nb * rt->nsm;
+    }
+    int64_t width = st->B, G = T > 0 ? (T + width - 1) / width : 1;
+    if (G > st->resident[bs]) {
+        width = (T + st->resident[bs] - 1) / st->resident[bs];
+        G = (T + width - 1) / width;
+    }
+    L->B = width;
+    L->maxcall = st->B;
+    /* Barnes-Hut used ~2 KB of arena an element (NESL_BT_LOG): 4 KB an
+     * element of the group, NESL_BT_ARENA at least. */
+    size_t arena = (size_t)width * 4096 > st->arena_bytes ? (size_t)width * 4096 : st->arena_bytes;
+    if ((size_t)G * arena > st->mem_bytes) return false;
     L->G = (int)G;
     if (!st->stack_set) {
         size_t have = 0;
@@ -189,8 +215,8 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
     }
     L->depth_max = 200;
     L->stack_max = (st->stack_kb - 4) << 10;
-    L->arena_bytes = st->arena_bytes;
-    if (!bt_reserve(&st->arena, &st->arena_cap, (size_t)G * st->arena_bytes)) return bt_off(st, "no memory for the arenas");
+    L->arena_bytes = arena;
+    if (!bt_reserve(&st->arena, &st->arena_cap, (size_t)G * arena)) return bt_off(st, "no memory for the arenas");
     size_t ob = sizeof(NeslBtOut) * (size_t)G * (size_t)L->nr, sb = sizeof(int) * (size_t)G, eb = sizeof(NeslDErr) * (size_t)G;
     size_t ob16 = (ob + 15) & ~(size_t)15, sb16 = (sb + 15) & ~(size_t)15, eb16 = (eb + 15) & ~(size_t)15;
     if (!bt_reserve(&st->meta, &st->meta_cap, ob16 + sb16 + eb16 + 16)) return bt_off(st, "no memory");
@@ -205,6 +231,7 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
         if (!st->prof && cudaMalloc((void **)&st->prof, sizeof st->hprof) != cudaSuccess) return bt_off(st, "no memory");
         cu_queue(rt, cudaMemsetAsync(st->prof, 0, sizeof st->hprof, 0), "memset");
         L->prof = st->prof;
+        L->used = st->prof + NESL_BT_NPROF;
     }
     void *args[1] = { L };
     double t0 = nesl_cu_prof_t0(rt);
@@ -232,6 +259,8 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
         static const char *const kinds[NESL_BT_NPROF] = { "map", "map_seg", "map_sd", "reduce", "scan", "seg_fold", "filter",
                                                           "filter_multi", "sd_offs", "segids", "filter_sd", "sd", "all" };
         nesl_cu_to_host(rt, st->hprof, st->prof, sizeof st->hprof, "a block tail's profile");
+        fprintf(stderr, "nesl_bt: groups of %lld elements (calls of %lld at most), %llu arena bytes at most\n", (long long)L->B,
+                (long long)L->maxcall, st->hprof[NESL_BT_NPROF]);
         if (st->hprof[NESL_BTP_ALL]) {
             fprintf(stderr, "nesl_bt: cycles a block:");
             for (int k = 0; k < NESL_BT_NPROF; k++) fprintf(stderr, " %s %.0f", kinds[k], (double)st->hprof[k] / (double)G);
