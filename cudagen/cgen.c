@@ -147,7 +147,7 @@ static void reach_fun(Reach *r, const LcuFun *f)
 }
 
 static bool emit(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const Skeletons *sk, const CgenNesl *nesl,
-                 bool float32)
+                 bool float32, bool tail)
 {
     const LcuFun *m = NULL;
     for (int i = 0; i < p->nfuns; i++)
@@ -179,8 +179,7 @@ static bool emit(FILE *out, FILE *err, const LcuProgram *p, const char *srcname,
     }
     for (int i = 0; i < p->nfuns; i++)   /* kernels are made where they are run */
         if (r.fun[i]) gen_function(&g, p->funs[i]);
-    const char *tail = getenv("NESSLC_BLOCK_TAIL");
-    if (sk->device && !(tail && !strcmp(tail, "0"))) gen_tails(&g);
+    if (sk->device && tail) gen_tails(&g);
     if (nesl) gen_nesl_main(&g);
     else gen_main(&g, m);
     for (int i = 0; i < u->funcs.len; i++) cfunc_mark_unused(a, u->funcs.items[i]);
@@ -192,12 +191,12 @@ static bool emit(FILE *out, FILE *err, const LcuProgram *p, const char *srcname,
 
 bool cgen_emit_c(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl, bool float32)
 {
-    return emit(out, err, p, srcname, cgen_c_skeletons(), nesl, float32);
+    return emit(out, err, p, srcname, cgen_c_skeletons(), nesl, float32, false);
 }
 
-bool cgen_emit_cuda(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl, bool float32)
+bool cgen_emit_cuda(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl, bool float32, bool tail)
 {
-    return emit(out, err, p, srcname, cgen_cuda_skeletons(), nesl, float32);
+    return emit(out, err, p, srcname, cgen_cuda_skeletons(), nesl, float32, tail);
 }
 
 /* ---- building ---- */
@@ -388,7 +387,7 @@ int cgen_build(const LcuProgram *p, const char *srcname, const CgenBuildOptions 
     FILE *f = ok ? fopen(csrc, "w") : NULL;
     if (ok && !f) fprintf(err, "nesslc: error: cannot write '%s': %s\n", csrc, strerror(errno));
     if (f) {
-        bool gen = o->cuda ? cgen_emit_cuda(f, err, p, srcname, o->nesl, o->float32)
+        bool gen = o->cuda ? cgen_emit_cuda(f, err, p, srcname, o->nesl, o->float32, !o->no_tail)
                            : cgen_emit_c(f, err, p, srcname, o->nesl, o->float32);
         if (fclose(f) != 0) gen = false;
         if (gen) st = o->cuda ? compile_cuda(dir, csrc, o, err) : compile(dir, csrc, o, err);

@@ -50,8 +50,9 @@ typedef struct CgenNesl {
  * (-ffloat32).  False, after "nesslc: error: ..." lines on err, for what
  * the C back end does not support yet. */
 bool cgen_emit_c(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl, bool float32);
-/* The same program as CUDA C++ (rt/nesl_rt.h and rt/nesl_cuda.cuh). */
-bool cgen_emit_cuda(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl, bool float32);
+/* The same program as CUDA C++ (rt/nesl_rt.h and rt/nesl_cuda.cuh); tail:
+ * with the block-local tails of lifted recursive functions (gen_tail.c). */
+bool cgen_emit_cuda(FILE *out, FILE *err, const LcuProgram *p, const char *srcname, const CgenNesl *nesl, bool float32, bool tail);
 
 typedef struct CgenBuildOptions {
     const char *output;   /* executable to write */
@@ -61,6 +62,7 @@ typedef struct CgenBuildOptions {
     const char *arch;     /* nvcc -arch (NULL: sm_90) */
     const CgenNesl *nesl; /* a NESL program's top level, or NULL (λcu main) */
     bool float32;         /* -ffloat32 */
+    bool no_tail;         /* -fno-block-tail */
 } CgenBuildOptions;
 
 /* Generate C, write it and the runtime sources to a temporary directory and

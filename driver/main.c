@@ -32,6 +32,7 @@ typedef struct Options {
     bool keep;         /* --keep: OUTPUT.c next to the executable */
     bool no_openmp;    /* --no-openmp */
     bool float32;      /* -ffloat32: NESL float is IEEE single in compiled programs */
+    bool no_tail;      /* -fno-block-tail: no block-local tails in CUDA code */
     Target target;     /* --target=c|cuda (default: cuda when a GPU is visible) */
     const char *arch;  /* -arch=sm_XX for nvcc */
 } Options;
@@ -90,6 +91,9 @@ static void usage(FILE *out)
 "  -ffloat32                with -o, --emit=c or --emit=cuda: float is IEEE single\n"
 "                           precision (the default is double); the interpreters\n"
 "                           are double only\n"
+"  -fno-block-tail          CUDA: run every level of a recursion on the whole GPU, none\n"
+"                           of them inside blocks (-fblock-tail, the default: the small\n"
+"                           last levels run in blocks; doc/codegen.md)\n"
 "  --print-length=N         elements of a sequence printed before ',...' (default 100, 0 = all)\n"
 "  --help                   show this help and exit\n"
 "  --version                show the version and exit\n"
@@ -143,6 +147,8 @@ static int parse_options(int argc, char **argv, Options *o)
             return -1;
         }
         else if (!strcmp(a, "-ffloat32")) o->float32 = true;
+        else if (!strcmp(a, "-fno-block-tail")) o->no_tail = true;
+        else if (!strcmp(a, "-fblock-tail")) o->no_tail = false;
         else if (!strncmp(a, "-arch=", 6)) {
             if (strncmp(a + 6, "sm_", 3) && strncmp(a + 6, "compute_", 8)) {
                 fprintf(stderr, "nesslc: error: invalid '%s' (expected -arch=sm_XX)\n", a);
@@ -262,9 +268,9 @@ static int drive_lcu_c(const Source *src, FILE *out, Diag *d, const Options *o)
         LcuProgram *k = lcu_form_kernels(a, in, p);
         if (!check_built(a, in, k, "kernel-formed λcu") || !(k = optimize(a, in, k, o, out))) st = 3;
         else if (o->emit == EMIT_C) st = cgen_emit_c(out, stderr, k, src->name, NULL, o->float32) ? 0 : 1;
-        else if (o->emit == EMIT_CUDA) st = cgen_emit_cuda(out, stderr, k, src->name, NULL, o->float32) ? 0 : 1;
+        else if (o->emit == EMIT_CUDA) st = cgen_emit_cuda(out, stderr, k, src->name, NULL, o->float32, !o->no_tail) ? 0 : 1;
         else {
-            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch, NULL, o->float32 };
+            CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch, NULL, o->float32, o->no_tail };
             st = cgen_build(k, src->name, &bo, stderr);
         }
     }
@@ -299,8 +305,8 @@ static int drive_nesl_lcu(Compilation *c, MonoProgram *m, FILE *out, const Optio
     if (o->emit == EMIT_C || o->emit == EMIT_CUDA || builds_exe(o)) {
         CgenNesl *top = nesl_c_top(c, m, fp, o->print_length);
         if (o->emit == EMIT_C) return cgen_emit_c(out, stderr, k, o->input, top, o->float32) ? 0 : 1;
-        if (o->emit == EMIT_CUDA) return cgen_emit_cuda(out, stderr, k, o->input, top, o->float32) ? 0 : 1;
-        CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch, top, o->float32 };
+        if (o->emit == EMIT_CUDA) return cgen_emit_cuda(out, stderr, k, o->input, top, o->float32, !o->no_tail) ? 0 : 1;
+        CgenBuildOptions bo = { o->output, o->keep, !o->no_openmp, target_is_cuda(o), o->arch, top, o->float32, o->no_tail };
         return cgen_build(k, o->input, &bo, stderr);
     }
     InterpOptions io = { out, stderr, o->print_length };

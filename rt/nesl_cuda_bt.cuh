@@ -49,7 +49,7 @@ typedef struct NeslBtParam {
     int64_t len;              /* a vector's elements, a descriptor's segments */
     void *data;               /* a vector's data, a descriptor's lengths (device) */
     const int64_t *offs;      /* a descriptor's offsets, len + 1 (device) */
-    int64_t ival;             /* an int's value */
+    int64_t ival;             /* an int's value; a descriptor's total (host) */
 } NeslBtParam;
 
 /* What block g left of result component k (out[g * nr + k]): a vector's

@@ -26,7 +26,7 @@ static void expect(const char *what, bool ok)
 }
 
 /* The CUDA program of src (malloc'd), or NULL. */
-static char *emit_cuda(const char *name, const char *src)
+static char *emit_cuda(const char *name, const char *src, bool tail)
 {
     Diag diag;
     diag_init(&diag, stderr);
@@ -55,7 +55,7 @@ static char *emit_cuda(const char *name, const char *src)
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
-    bool ok = out && cgen_emit_cuda(out, stderr, f, name, top, false);
+    bool ok = out && cgen_emit_cuda(out, stderr, f, name, top, false, tail);
     if (out) fclose(out);
     compilation_free(c);
     if (!ok) {
@@ -112,7 +112,12 @@ int main(void)
     free(h1);
     free(h2);
 
-    char *q = emit_cuda("qs.nesl", qsort_prog);
+    char *q0 = emit_cuda("qs.nesl", qsort_prog, false);   /* -fno-block-tail */
+    if (q0) {
+        expect("quicksort, -fno-block-tail: no tail kernel", strstr(q0, "_btk(") == NULL && strstr(q0, "nesl_bt_") == NULL);
+        free(q0);
+    }
+    char *q = emit_cuda("qs.nesl", qsort_prog, true);
     if (q) {
         expect("quicksort: a tail kernel", strstr(q, "_btk(const NeslBtLaunch L)") != NULL);
         expect("quicksort: a dispatcher", strstr(q, "_btd(NeslRt *rt") != NULL);
@@ -137,12 +142,12 @@ int main(void)
         free(q);
     }
 
-    char *p = emit_cuda("print.nesl", print_prog);
+    char *p = emit_cuda("print.nesl", print_prog, true);
     if (p) {
         expect("a recursion that prints: no tail", strstr(p, "_btk(") == NULL);
         free(p);
     }
-    char *f = emit_cuda("flat.nesl", flat_prog);
+    char *f = emit_cuda("flat.nesl", flat_prog, true);
     if (f) {
         expect("a lifted function that does not recurse: no tail", strstr(f, "_btk(") == NULL);
         free(f);
