@@ -69,7 +69,7 @@ static CFunc *unit_func(const Gen *g, const char *name)
 /* ---- the closure of a function: the unit's functions its calls reach ---- */
 typedef struct Closure {
     const Gen *g;
-    PtrVec funcs;          /* CFunc *, the root first */
+    PtrVec funcs;          /* CFunc *, in the order first reached */
     const char *bad;       /* the first call or name a tail cannot have, or NULL */
 } Closure;
 
@@ -390,13 +390,10 @@ void gen_tails(Gen *g)
         if (!fn->lift) continue;
         CFunc *host = unit_func(g, gen_fun_name(g, fn->name));
         if (!host) continue;
+        /* What host's calls reach: its closure, host itself among it when it recurses */
         Closure c = { g, { 0 }, NULL };
-        ptrvec_push(a, &c.funcs, host);
         walk_block(&c, a, host->body);
-        Closure r = { g, { 0 }, NULL };   /* what host's calls reach: host itself when it recurses */
-        walk_block(&r, a, host->body);
-        bool recursive = has_func(&r.funcs, host);
-        if (!recursive) continue;
+        if (!has_func(&c.funcs, host)) continue;
         const char *why = c.bad ? c.bad : shape_problem(fn, host);
         if (rep) fprintf(stderr, "nesslc: tail of %s: %s%s\n", fn->name, why ? "none: " : "yes", why ? why : "");
         if (why) continue;
