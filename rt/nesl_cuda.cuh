@@ -705,23 +705,33 @@ template <int MODE, class S, class R> static R nesl_cu_reduce(NeslRt *rt, const 
  * and read as no winner, so the runtime keeps them without a memset
  * (nesl_cu_perm_win), and pass 2 writes every position of the output, so
  * that needs none either. ---- */
+/* Iteration i's flat target of PERMUTE (offs NULL) or SEG_PERMUTE, or -1
+ * when the index is out of its segment (recorded in e). The grid's
+ * nesl_k_targets and the block-local tail both use it. */
+template <class S>
+static __device__ __forceinline__ int64_t nesl_permute_target(const S &s, int64_t i, int64_t n, bool pull_first, const int64_t *offs,
+                                                              const int32_t *segids, const int32_t *lens, NeslDErr *e)
+{
+    if (pull_first) (void)s.pull(i, e);
+    int32_t t = s.index(i, e);
+    int64_t len = n, base = 0;
+    if (offs) {
+        int32_t g = segids[i];
+        len = lens[g];
+        base = offs[g];
+    }
+    return nesl_ck_target(e, i, offs ? "SEG_PERMUTE" : "PERMUTE", t, len) ? base + t : -1;
+}
+
 template <class S>
 __global__ void nesl_k_targets(S s, int64_t n, bool pull_first, const int64_t *offs, const int32_t *segids,
                                const int32_t *lens, unsigned long long *win, unsigned long long tag, NeslDErr *e)
 {
     NESL_PDL_WAIT();
-    const char *what = offs ? "SEG_PERMUTE" : "PERMUTE";
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        if (pull_first) (void)s.pull(i, e);
-        int32_t t = s.index(i, e);
-        int64_t len = n, base = 0;
-        if (offs) {
-            int32_t g = segids[i];
-            len = lens[g];
-            base = offs[g];
-        }
-        if (nesl_ck_target(e, i, what, t, len)) atomicMax(win + base + t, tag | (unsigned long long)(i + 1));
+        int64_t d = nesl_permute_target(s, i, n, pull_first, offs, segids, lens, e);
+        if (d >= 0) atomicMax(win + d, tag | (unsigned long long)(i + 1));
     }
 }
 

@@ -77,6 +77,45 @@ template <class S> static __device__ auto nesl_bt_cu_once(NeslBt *rt, const S &s
 /* ---- REDUCE and SCAN: a thread folds its stretch of consecutive
  * elements, the block combines the stretches in thread order (NESL_SEQ:
  * thread 0 alone, in index order); the identity once, at the start ---- */
+/* Part `part` of `parts` equal stretches of [a, a + len). */
+static __device__ __forceinline__ void nesl_bt_stretch(int64_t a, int64_t len, int64_t parts, int64_t part, int64_t *lo, int64_t *hi)
+{
+    int64_t per = (len + parts - 1) / parts;
+    *lo = a + part * per;
+    *hi = *lo + per < a + len ? *lo + per : a + len;
+}
+
+/* Fold [lo, hi) in index order with no identity: absent when empty. */
+template <class R, class S> static __device__ __forceinline__ NeslOpt<R> nesl_bt_fold_stretch(const S &s, int64_t lo, int64_t hi, NeslDErr *e)
+{
+    NeslOpt<R> x;
+    x.ok = 0;
+    for (int64_t i = lo; i < hi; i++) {
+        R v = s.pull(i, e);
+        x.v = x.ok ? s.op(x.v, v, i, e) : v;
+        x.ok = 1;
+    }
+    return x;
+}
+
+/* The block's stretches of [a, a + len) folded (scan: and scanned from the
+ * identity) in thread order; a reduction's total lands in thread 0. */
+template <bool SCAN, class S, class R> static __device__ R nesl_bt_block_fold(const S &s, int64_t a, int64_t len, const R &ident, NeslDErr *e)
+{
+    int64_t lo, hi;
+    nesl_bt_stretch(a, len, blockDim.x, threadIdx.x, &lo, &hi);
+    NeslOpt<R> x = nesl_bt_fold_stretch<R>(s, lo, hi, e);
+    NeslOpC<S, R> c = { &s, e };
+    if constexpr (!SCAN) {   /* the total is thread 0's alone: only it applies op */
+        x = nesl_block_reduce(x, c);
+        return threadIdx.x == 0 && x.ok ? s.op(ident, x.v, 0, e) : ident;
+    } else {
+        NeslOpt<R> ex, agg;
+        nesl_block_scan(x, c, &ex, &agg);
+        return nesl_seq_fold<true>(s, lo, hi, ex.ok ? s.op(ident, ex.v, 0, e) : ident, e);
+    }
+}
+
 template <int MODE, class S, class R> static __device__ R nesl_bt_cu_reduce(NeslBt *rt, const S &s, int64_t n, const R &ident)
 {
     NeslBtTimer tm_(rt, NESL_BTP_REDUCE);
@@ -84,20 +123,10 @@ template <int MODE, class S, class R> static __device__ R nesl_bt_cu_reduce(Nesl
     NeslDErr *e = rt->derr;
     R r = ident;
     if constexpr (MODE == NESL_SEQ) {
-        if (threadIdx.x == 0)
-            for (int64_t i = 0; i < n; i++) r = s.op(r, s.pull(i, e), i, e);
+        if (threadIdx.x == 0) r = nesl_seq_fold<false>(s, 0, n, ident, e);
     } else {
-        int64_t per = (n + blockDim.x - 1) / blockDim.x, lo = threadIdx.x * per, hi = lo + per < n ? lo + per : n;
-        NeslOpt<R> x;
-        x.ok = 0;
-        for (int64_t i = lo; i < hi; i++) {
-            R v = s.pull(i, e);
-            x.v = x.ok ? s.op(x.v, v, i, e) : v;
-            x.ok = 1;
-        }
-        NeslOpC<S, R> c = { &s, e };
-        x = nesl_block_reduce(x, c);
-        if (threadIdx.x == 0 && x.ok) r = s.op(ident, x.v, 0, e);
+        R x = nesl_bt_block_fold<false>(s, 0, n, ident, e);
+        if (threadIdx.x == 0) r = x;
     }
     return nesl_bt_bcast(r);
 }
@@ -108,32 +137,9 @@ template <int MODE, class S, class R> static __device__ void nesl_bt_cu_scan(Nes
     if (n <= 0) return;
     NeslDErr *e = rt->derr;
     if constexpr (MODE == NESL_SEQ) {
-        if (threadIdx.x == 0) {
-            R acc = ident;
-            for (int64_t i = 0; i < n; i++) {
-                R x = s.pull(i, e);
-                s.store(i, acc);
-                acc = s.op(acc, x, i, e);
-            }
-        }
+        if (threadIdx.x == 0) nesl_seq_fold<true>(s, 0, n, ident, e);
     } else {
-        int64_t per = (n + blockDim.x - 1) / blockDim.x, lo = threadIdx.x * per, hi = lo + per < n ? lo + per : n;
-        NeslOpt<R> x;
-        x.ok = 0;
-        for (int64_t i = lo; i < hi; i++) {
-            R v = s.pull(i, e);
-            x.v = x.ok ? s.op(x.v, v, i, e) : v;
-            x.ok = 1;
-        }
-        NeslOpC<S, R> c = { &s, e };
-        NeslOpt<R> ex, agg;
-        nesl_block_scan(x, c, &ex, &agg);
-        R acc = ex.ok ? s.op(ident, ex.v, 0, e) : ident;
-        for (int64_t i = lo; i < hi; i++) {
-            R v = s.pull(i, e);
-            s.store(i, acc);
-            acc = s.op(acc, v, i, e);
-        }
+        nesl_bt_block_fold<true>(s, 0, n, ident, e);
     }
     __syncthreads();
 }
@@ -164,65 +170,28 @@ static __device__ void nesl_bt_cu_seg_fold(NeslBt *rt, const S &s, int64_t n, in
     NeslDErr *e = rt->derr;
     if (nsegs <= 0) return;
     if (MODE == NESL_SEQ || n <= 16 * nsegs) {
-        for (int64_t g = threadIdx.x; g < nsegs; g += blockDim.x) {
-            R acc = ident;
-            for (int64_t i = offs[g]; i < offs[g + 1]; i++) {
-                R x = s.pull(i, e);
-                if (scan) s.store(i, acc);
-                acc = s.op(acc, x, i, e);
-            }
-            if (!scan) s.store(g, acc);
-        }
+        for (int64_t g = threadIdx.x; g < nsegs; g += blockDim.x) nesl_seg_seq_one(s, g, offs, ident, scan, e);
     } else if (nsegs <= 2 * NESL_WARPS && n >= 64 * nsegs) {   /* few long segments: the block takes each in turn */
-        NeslOpC<S, R> c = { &s, e };
         for (int64_t g = 0; g < nsegs; g++) {
-            int64_t a = offs[g], len = offs[g + 1] - a, per = (len + blockDim.x - 1) / blockDim.x;
-            int64_t lo = a + threadIdx.x * per, hi = lo + per < a + len ? lo + per : a + len;
-            NeslOpt<R> x;
-            x.ok = 0;
-            for (int64_t i = lo; i < hi; i++) {
-                R v = s.pull(i, e);
-                x.v = x.ok ? s.op(x.v, v, i, e) : v;
-                x.ok = 1;
-            }
             if (scan) {
-                NeslOpt<R> ex, agg;
-                nesl_block_scan(x, c, &ex, &agg);
-                R acc = ex.ok ? s.op(ident, ex.v, 0, e) : ident;
-                for (int64_t i = lo; i < hi; i++) {
-                    R v = s.pull(i, e);
-                    s.store(i, acc);
-                    acc = s.op(acc, v, i, e);
-                }
+                nesl_bt_block_fold<true>(s, offs[g], offs[g + 1] - offs[g], ident, e);
             } else {
-                x = nesl_block_reduce(x, c);
-                if (threadIdx.x == 0) s.store(g, x.ok ? s.op(ident, x.v, 0, e) : ident);
+                R x = nesl_bt_block_fold<false>(s, offs[g], offs[g + 1] - offs[g], ident, e);
+                if (threadIdx.x == 0) s.store(g, x);
             }
         }
     } else {
         int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
         for (int64_t g = w; g < nsegs; g += NESL_WARPS) {
-            int64_t a = offs[g], len = offs[g + 1] - a, per = (len + 31) / 32;
-            int64_t lo = a + lane * per, hi = lo + per < a + len ? lo + per : a + len;
-            NeslOpt<R> x;
-            x.ok = 0;
-            for (int64_t i = lo; i < hi; i++) {
-                R v = s.pull(i, e);
-                x.v = x.ok ? s.op(x.v, v, i, e) : v;
-                x.ok = 1;
-            }
-            NeslOpt<R> inc = nesl_bt_warp_scan(x, s, e);
+            int64_t lo, hi;
+            nesl_bt_stretch(offs[g], offs[g + 1] - offs[g], 32, lane, &lo, &hi);
+            NeslOpt<R> inc = nesl_bt_warp_scan(nesl_bt_fold_stretch<R>(s, lo, hi, e), s, e);
             if (scan) {
                 NeslOpt<R> ex;
                 ex.v = nesl_shfl(inc.v, 1, 1);
                 ex.ok = __shfl_up_sync(0xffffffffu, inc.ok, 1);
                 if (lane == 0) ex.ok = 0;
-                R acc = ex.ok ? s.op(ident, ex.v, 0, e) : ident;
-                for (int64_t i = lo; i < hi; i++) {
-                    R v = s.pull(i, e);
-                    s.store(i, acc);
-                    acc = s.op(acc, v, i, e);
-                }
+                nesl_seq_fold<true>(s, lo, hi, ex.ok ? s.op(ident, ex.v, 0, e) : ident, e);
             } else {
                 R tot = nesl_shfl_idx(inc.v, 31);
                 int tok = __shfl_sync(0xffffffffu, inc.ok, 31);
@@ -254,20 +223,12 @@ static __device__ void nesl_bt_cu_permute(NeslBt *rt, const S &s, int64_t n, boo
     if (n <= 0) return;
     typedef decltype(s.pull(0, (NeslDErr *)0)) R;
     NeslDErr *e = rt->derr;
-    const char *what = offs ? "SEG_PERMUTE" : "PERMUTE";
     long long *win = (long long *)nesl_bt_alloc(rt, n * 8);
     for (int64_t d = threadIdx.x; d < n; d += blockDim.x) win[d] = -1;
     __syncthreads();
     for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
-        if (pull_first) (void)s.pull(i, e);
-        int32_t t = s.index(i, e);
-        int64_t len = n, base = 0;
-        if (offs) {
-            int32_t g = segids[i];
-            len = lens[g];
-            base = offs[g];
-        }
-        if (nesl_ck_target(e, i, what, t, len)) atomicMax(win + base + t, (long long)i);
+        int64_t d = nesl_permute_target(s, i, n, pull_first, offs, segids, lens, e);
+        if (d >= 0) atomicMax(win + d, (long long)i);
     }
     nesl_bt_cu_raise(rt);
     for (int64_t d = threadIdx.x; d < n; d += blockDim.x) s.store(d, win[d] >= 0 ? s.pull(win[d], e) : R());

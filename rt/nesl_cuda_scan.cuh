@@ -1427,6 +1427,27 @@ template <class S, class R> __global__ void nesl_k_seg_fill(S s, int64_t nsegs, 
     for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < nsegs; g += stride) s.store(g, ident);
 }
 
+/* Fold [lo, hi) in index order from acc; with SCAN, each element's place
+ * gets the fold of those before it (a REDUCE's source has no store). */
+template <bool SCAN, class S, class R> static __device__ __forceinline__ R nesl_seq_fold(const S &s, int64_t lo, int64_t hi, R acc, NeslDErr *e)
+{
+    for (int64_t i = lo; i < hi; i++) {
+        R x = s.pull(i, e);
+        if constexpr (SCAN) s.store(i, acc);
+        acc = s.op(acc, x, i, e);
+    }
+    return acc;
+}
+
+/* Segment g folded or scanned by one thread, from the identity; the grid's
+ * short-segment kernel and the block-local tail both use it. */
+template <class S, class R>
+static __device__ __forceinline__ void nesl_seg_seq_one(const S &s, int64_t g, const int64_t *offs, const R &ident, bool scan, NeslDErr *e)
+{
+    if (scan) nesl_seq_fold<true>(s, offs[g], offs[g + 1], ident, e);
+    else s.store(g, nesl_seq_fold<false>(s, offs[g], offs[g + 1], ident, e));
+}
+
 /* Sequential segmented fold (an operator that can fail or is not known
  * associative): one thread per segment. */
 template <class S, class R>
@@ -1434,15 +1455,7 @@ __global__ void nesl_k_seg_seq(S s, int64_t nsegs, const int64_t *offs, R ident,
 {
     NESL_PDL_WAIT();
     int64_t stride = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < nsegs; g += stride) {
-        R acc = ident;
-        for (int64_t i = offs[g]; i < offs[g + 1]; i++) {
-            R x = s.pull(i, e);
-            if (scan) s.store(i, acc);
-            acc = s.op(acc, x, i, e);
-        }
-        if (!scan) s.store(g, acc);
-    }
+    for (int64_t g = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; g < nsegs; g += stride) nesl_seg_seq_one(s, g, offs, ident, scan, e);
 }
 
 template <int MODE, class S, class R>
