@@ -648,6 +648,7 @@ int nesl_rt_free(NeslRt *rt)
     for (int k = 0; rt->prof && k < rt->nwhys; k++) fprintf(stderr, "profile: %8ld waits for %s\n", rt->why_n[k], rt->why_name[k]);
     fflush(stdout);
     nesl_release(rt, 0, 0);
+    nesl_bt_free(rt);
     cu_dev_put(rt, rt->lb_words);
     cu_dev_put(rt, rt->lb_flags);
     cu_dev_put(rt, rt->perm_win);

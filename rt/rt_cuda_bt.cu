@@ -14,7 +14,6 @@
 #include "rt_cuda_impl.h"
 
 typedef struct BtState {
-    bool read;
     int64_t B;
     size_t arena_bytes, mem_bytes;
     int stack_kb;
@@ -25,7 +24,7 @@ typedef struct BtState {
     size_t arena_cap, meta_cap;
     char *host;              /* host copy of the outputs and the status words */
     size_t hcap;
-    long runs, tails, fails[8];
+    long runs, launches, tails, fails[8];   /* NESL_CU_PROFILE: calls considered, tails launched, done; failures by status */
     const void *big_k[8];    /* per tail kernel: its last launch had a call too large (big_n > 0) */
     int64_t big_n[8];
     int64_t resident[8];     /* per tail kernel: its blocks the device runs at once */
@@ -44,23 +43,39 @@ static int bt_big_slot(BtState *st, const void *k)
 
 static BtState *bt_state(NeslRt *rt)
 {
-    static BtState st;   /* one runtime a process (nesl_rt_new) */
-    (void)rt;
-    if (!st.read) {
-        st.read = true;
-        const char *b = getenv("NESL_BT"), *ar = getenv("NESL_BT_ARENA"), *mem = getenv("NESL_BT_MEM");
-        const char *sk = getenv("NESL_BT_STACK"), *lg = getenv("NESL_BT_LOG");
-        st.B = b && *b ? atoll(b) : 1024;
-        st.arena_bytes = (size_t)(ar && *ar ? atoll(ar) : 16) << 20;
-        size_t free_b = 0, total_b = 0;
-        if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) total_b = (size_t)32 << 30;
-        st.mem_bytes = mem && *mem ? (size_t)atoll(mem) << 20 : total_b / 8;
-        st.stack_kb = sk && *sk ? atoi(sk) : 16;
-        st.log = lg && *lg && strcmp(lg, "0");
-        if (st.B < 0) st.B = 0;
-        if (st.stack_kb < 8) st.stack_kb = 8;
-    }
-    return &st;
+    if (rt->bt) return rt->bt;
+    BtState *st = (BtState *)calloc(1, sizeof *st);
+    if (!st) nesl_fail(rt, "out of memory");
+    rt->bt = st;
+    const char *b = getenv("NESL_BT"), *ar = getenv("NESL_BT_ARENA"), *mem = getenv("NESL_BT_MEM");
+    const char *sk = getenv("NESL_BT_STACK"), *lg = getenv("NESL_BT_LOG");
+    st->B = b && *b ? atoll(b) : 1024;
+    st->arena_bytes = (size_t)(ar && *ar ? atoll(ar) : 16) << 20;
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) total_b = (size_t)32 << 30;
+    st->mem_bytes = mem && *mem ? (size_t)atoll(mem) << 20 : total_b / 8;
+    st->stack_kb = sk && *sk ? atoi(sk) : 16;
+    st->log = lg && *lg && strcmp(lg, "0");
+    if (st->B < 0) st->B = 0;
+    if (st->stack_kb < 8) st->stack_kb = 8;
+    return st;
+}
+
+/* At nesl_rt_free: with NESL_CU_PROFILE, what the tail did; then its
+ * buffers go back. */
+void nesl_bt_free(NeslRt *rt)
+{
+    BtState *st = rt->bt;
+    if (!st) return;
+    if (rt->prof)
+        fprintf(stderr, "profile: block tail: %ld calls considered, %ld launched, %ld ran in it (%ld arena full, %ld errors, %ld too deep, %ld with a call too large)\n",
+                st->runs, st->launches, st->tails, st->fails[NESL_BT_ARENA], st->fails[NESL_BT_ERROR], st->fails[NESL_BT_DEEP], st->fails[NESL_BT_BIG]);
+    if (st->arena.p) cudaFree(st->arena.p);
+    if (st->meta.p) cudaFree(st->meta.p);
+    if (st->prof) cudaFree(st->prof);
+    free(st->host);
+    free(st);
+    rt->bt = NULL;
 }
 
 bool nesl_bt_open(NeslRt *rt, NeslBtLaunch *L, int np, int nr)
@@ -237,6 +252,7 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
     double t0 = nesl_cu_prof_t0(rt);
     if (cudaLaunchKernel(kernel, dim3((unsigned)G), dim3(NESL_BLOCK), args, NESL_BT_SMEM, 0) != cudaSuccess) return bt_off(st, "the kernel did not launch");
     cu_queue(rt, cudaSuccess, "block tail");
+    st->launches++;
     if (t0 != 0) nesl_cu_prof_launch(rt, t0);
     if (st->hcap < ob16 + sb) {
         free(st->host);

@@ -140,7 +140,11 @@ struct NeslRt {
     const void *grid_fn[NGRIDS];
     int grid_blocks[NGRIDS];
     int ngrids;
+    struct BtState *bt;      /* the block-local tail's settings and buffers (rt_cuda_bt.cu), made at first use */
 };
+
+/* rt_cuda_bt.cu */
+void nesl_bt_free(NeslRt *rt);   /* the tail's buffers (and its profile line) */
 
 /* rt_cuda.cu */
 void cu_ck(NeslRt *rt, cudaError_t e, const char *what);   /* a CUDA error is a runtime error */
