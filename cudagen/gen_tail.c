@@ -218,12 +218,15 @@ static CBlock *copy_block(Arena *a, const CBlock *b)
     return r;
 }
 
-static CFunc *device_copy(Gen *g, const CFunc *f)
+/* A function of the recursion stays a call; a leaf (a kernel's launch,
+ * a helper that never reaches the recursion) is NESL_BT_LEAF, which
+ * rt/nesl_cuda_bt.cuh defines (doc/codegen.md, "The block-local tail"). */
+static CFunc *device_copy(Gen *g, const CFunc *f, bool leaf)
 {
     Arena *a = g->a;
     CFunc *d = arena_alloc(a, sizeof *d);
     *d = *f;
-    d->attr = "__device__ __noinline__";
+    d->attr = leaf ? "__device__ NESL_BT_LEAF" : "__device__ __noinline__";
     d->is_static = true;
     d->name = bt_name(a, f->name);
     d->comment = NULL;
@@ -401,7 +404,9 @@ void gen_tails(Gen *g)
             CFunc *f = c.funcs.items[j];
             if (has_func(&copied, f)) continue;
             ptrvec_push(a, &copied, f);
-            ptrvec_push(a, &g->unit->funcs, device_copy(g, f));
+            Closure fc = { g, { 0 }, NULL };   /* f's own reach: does it come back to host? */
+            walk_block(&fc, a, f->body);
+            ptrvec_push(a, &g->unit->funcs, device_copy(g, f, f != host && !has_func(&fc.funcs, host)));
         }
         ptrvec_push(a, &roots, (void *)fn);
         ptrvec_push(a, &roots, host);

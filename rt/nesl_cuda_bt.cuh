@@ -34,8 +34,16 @@ enum { NESL_BT_OK = 0, NESL_BT_ARENA = 1, NESL_BT_ERROR = 2, NESL_BT_DEEP = 3, N
 #define NESL_BT_HEADERS (24 * 1024)         /* object headers in shared memory */
 #endif
 #define NESL_BT_SMEM (NESL_BT_SCRATCH + NESL_BT_HEADERS)   /* a tail kernel's dynamic shared memory */
+/* The device copies outside the recursion (gen_tail.c), inlined into it,
+ * and a tail kernel's blocks an SM at least (__launch_bounds__; 1: the
+ * registers to keep the inlined code out of local memory).  H100, session
+ * 40 (bench/RESULTS.md): Barnes-Hut 10^4 1.55-1.75 -> 1.20 ms against
+ * __noinline__ and 2 blocks; the leaves inlined alone gave 1.33. */
+#ifndef NESL_BT_LEAF
+#define NESL_BT_LEAF __forceinline__
+#endif
 #ifndef NESL_BT_MINB
-#define NESL_BT_MINB 2      /* a tail kernel's blocks an SM at least (__launch_bounds__) */
+#define NESL_BT_MINB 1
 #endif
 
 /* A parameter of the lifted function: an int (the call count n, or a

@@ -1,7 +1,7 @@
 /* test_block_tail.c — code generation of the block-local tail
  * (cudagen/gen_tail.c, rt/nesl_cuda_bt.cuh): a lifted recursive function
  * gets a device copy of its code, a tail kernel and a dispatcher that its
- * grid version calls first; one whose recursion reaches the host (print)
+ * grid version calls first (the copies outside the recursion NESL_BT_LEAF); one whose recursion reaches the host (print)
  * gets none, and neither does one that does not recurse; and every runtime
  * call of a device copy (nesl_bt_X) is one that rt/nesl_cuda_bt.cuh or
  * rt/nesl_cuda_bt_soac.cuh defines.  Runs on the machine the compiler is built on (no GPU): what the
@@ -123,6 +123,20 @@ int main(void)
         expect("quicksort: a dispatcher", strstr(q, "_btd(NeslRt *rt") != NULL);
         expect("quicksort: the device copy of the lifted function", strstr(q, "__device__ __noinline__ static") != NULL);
         expect("quicksort: the grid function tries the tail first", strstr(q, "_btd(rt, ") != NULL);
+        /* the recursion stays calls; the kernels' copies, which never come
+         * back to it, are NESL_BT_LEAF (defined by the header) */
+        expect("quicksort: the kernels' copies are leaves", strstr(q, "__device__ NESL_BT_LEAF static") != NULL);
+        expect("rt/nesl_cuda_bt.cuh defines NESL_BT_LEAF", hdr && strstr(hdr, "#define NESL_BT_LEAF") != NULL);
+        for (const char *l = q; (l = strstr(l, "__device__ __noinline__ static")); l++) {
+            const char *eol = strchr(l, '\n');
+            size_t n = eol ? (size_t)(eol - l) : strlen(l);
+            char line[512];
+            snprintf(line, sizeof line, "%.*s", (int)n, l);
+            if (!strstr(line, "_f_bt(")) {
+                printf("FAIL: quicksort: a copy outside the recursion is not a leaf: %.120s\n", line);
+                fails++;
+            }
+        }
         /* every nesl_bt_ call of the program is defined by the header */
         int calls = 0;
         for (const char *p = q; hdr && (p = strstr(p, "nesl_bt_")); p++) {
