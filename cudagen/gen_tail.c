@@ -218,9 +218,10 @@ static CBlock *copy_block(Arena *a, const CBlock *b)
     return r;
 }
 
-/* A function of the recursion stays a call; a leaf (a kernel's launch,
- * a helper that never reaches the recursion) is NESL_BT_LEAF, which
- * rt/nesl_cuda_bt.cuh defines (doc/codegen.md, "The block-local tail"). */
+/* A function on a cycle of calls stays a call (a recursion cannot be
+ * inlined); a leaf (a kernel's launch, a helper that never comes back to
+ * itself) is NESL_BT_LEAF, which rt/nesl_cuda_bt.cuh defines
+ * (doc/codegen.md, "The block-local tail"). */
 static CFunc *device_copy(Gen *g, const CFunc *f, bool leaf)
 {
     Arena *a = g->a;
@@ -404,9 +405,9 @@ void gen_tails(Gen *g)
             CFunc *f = c.funcs.items[j];
             if (has_func(&copied, f)) continue;
             ptrvec_push(a, &copied, f);
-            Closure fc = { g, { 0 }, NULL };   /* f's own reach: does it come back to host? */
+            Closure fc = { g, { 0 }, NULL };   /* f's own reach: is f on a cycle (host's, or another recursion's)? */
             walk_block(&fc, a, f->body);
-            ptrvec_push(a, &g->unit->funcs, device_copy(g, f, f != host && !has_func(&fc.funcs, host)));
+            ptrvec_push(a, &g->unit->funcs, device_copy(g, f, !has_func(&fc.funcs, f)));
         }
         ptrvec_push(a, &roots, (void *)fn);
         ptrvec_push(a, &roots, host);

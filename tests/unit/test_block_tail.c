@@ -1,7 +1,7 @@
 /* test_block_tail.c — code generation of the block-local tail
  * (cudagen/gen_tail.c, rt/nesl_cuda_bt.cuh): a lifted recursive function
  * gets a device copy of its code, a tail kernel and a dispatcher that its
- * grid version calls first (the copies outside the recursion NESL_BT_LEAF); one whose recursion reaches the host (print)
+ * grid version calls first (the copies on no cycle of calls NESL_BT_LEAF); one whose recursion reaches the host (print)
  * gets none, and neither does one that does not recurse; and every runtime
  * call of a device copy (nesl_bt_X) is one that rt/nesl_cuda_bt.cuh or
  * rt/nesl_cuda_bt_soac.cuh defines.  Runs on the machine the compiler is built on (no GPU): what the
@@ -98,6 +98,14 @@ static const char *print_prog =
     "  if n <= 0 then 0 else let x = print_string(\"x\") in 1 + sum({down(n - i) : i in [1:3]});\n"
     "down(3);\n";
 
+/* walk's recursion calls digits, a recursion of its own: digits's copy is
+ * on a cycle, so it must stay a call, not a leaf */
+static const char *helper_prog =
+    "function digits(x) = if x < 10 then 1 else 1 + digits(x / 10);\n"
+    "function walk(x, k) : (int, int) -> int =\n"
+    "  if k >= 6 then x else walk(x + digits(x), k + 1);\n"
+    "{walk(x, 0) : x in [1, 95, 999, 123456]};\n";
+
 static const char *flat_prog =
     "function sq(a) : [int] -> int = sum({x * x : x in a});\n"
     "{sq(a) : a in [[1, 2], [3]]};\n";
@@ -156,6 +164,20 @@ int main(void)
         free(q);
     }
 
+    char *h = emit_cuda("helper.nesl", helper_prog, true);
+    if (h) {
+        expect("a recursion calling a recursive helper: a tail", strstr(h, "_btk(const NeslBtLaunch L)") != NULL);
+        const char *d = strstr(h, " static NeslVec *fl_digits_");
+        bool seen = false;
+        for (; d; d = strstr(d + 1, " static NeslVec *fl_digits_")) {
+            const char *line = d;
+            while (line > h && line[-1] != '\n') line--;
+            seen = true;
+            expect("the recursive helper's copy stays a call", !strncmp(line, "__device__ __noinline__", 23));
+        }
+        expect("the recursive helper has a device copy", seen);
+        free(h);
+    }
     char *p = emit_cuda("print.nesl", print_prog, true);
     if (p) {
         expect("a recursion that prints: no tail", strstr(p, "_btk(") == NULL);
