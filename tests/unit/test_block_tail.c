@@ -1,11 +1,12 @@
 /* test_block_tail.c — code generation of the block-local tail
  * (cudagen/gen_tail.c, rt/nesl_cuda_bt.cuh): a lifted recursive function
  * gets a device copy of its code, a tail kernel and a dispatcher that its
- * grid version calls first (the copies on no cycle of calls NESL_BT_LEAF); one whose recursion reaches the host (print)
- * gets none, and neither does one that does not recurse; and every runtime
- * call of a device copy (nesl_bt_X) is one that rt/nesl_cuda_bt.cuh or
- * rt/nesl_cuda_bt_soac.cuh defines.  Runs on the machine the compiler is built on (no GPU): what the
- * tail does at run time is tested on the GPU (tests/check_gpu.sh). */
+ * grid version calls first, the copies on no cycle of calls NESL_BT_LEAF;
+ * one whose recursion reaches the host (print) gets none, and neither does
+ * one that does not recurse; and every runtime call of a device copy
+ * (nesl_bt_X) is one that rt/nesl_cuda_bt.cuh or rt/nesl_cuda_bt_soac.cuh
+ * defines.  Runs on the machine the compiler is built on (no GPU): what
+ * the tail does at run time is tested on the GPU (tests/check_gpu.sh). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
