@@ -125,8 +125,7 @@ template <int MODE, class S, class R> static __device__ R nesl_bt_cu_reduce(Nesl
     if constexpr (MODE == NESL_SEQ) {
         if (threadIdx.x == 0) r = nesl_seq_fold<false>(s, 0, n, ident, e);
     } else {
-        R x = nesl_bt_block_fold<false>(s, 0, n, ident, e);
-        if (threadIdx.x == 0) r = x;
+        r = nesl_bt_block_fold<false>(s, 0, n, ident, e);   /* the total in thread 0 */
     }
     return nesl_bt_bcast(r);
 }

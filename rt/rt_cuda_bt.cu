@@ -70,9 +70,9 @@ void nesl_bt_free(NeslRt *rt)
     if (rt->prof)
         fprintf(stderr, "profile: block tail: %ld calls considered, %ld launched, %ld ran in it (%ld arena full, %ld errors, %ld too deep, %ld with a call too large)\n",
                 st->runs, st->launches, st->tails, st->fails[NESL_BT_ARENA], st->fails[NESL_BT_ERROR], st->fails[NESL_BT_DEEP], st->fails[NESL_BT_BIG]);
-    if (st->arena.p) cudaFree(st->arena.p);
-    if (st->meta.p) cudaFree(st->meta.p);
-    if (st->prof) cudaFree(st->prof);
+    cudaFree(st->arena.p);   /* cudaFree(NULL) does nothing */
+    cudaFree(st->meta.p);
+    cudaFree(st->prof);
     free(st->host);
     free(st);
     rt->bt = NULL;

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # check_gpu.sh — the GPU check (make check-gpu): every program of mode c
 # built with --target=cuda, fused and not, and run on the GPU
-# (tests/run_tests.sh --mode cuda,cuda0), then a subset of them under compute-sanitizer's memcheck.  Needs
+# (tests/run_tests.sh --mode cuda,cuda0), each executable run twice: as
+# built and with NESL_BT=16, so that every small recursion also runs in the
+# block-local tail (--rerun; --rerun '' runs once), then a subset of them
+# under compute-sanitizer's memcheck.  Needs
 # only a built nesslc and its CUDA runtime library (BUILD/lib next to it),
 # nvcc and a GPU — no bison, flex or lp_solve — so it runs on a machine the
 # build directory was carried to.
 #
 # Usage: tests/check_gpu.sh [--nesslc PATH] [--jobs N] [--mode M[,M]]
-#                           [--timeout S] [--no-memcheck] [FILTER]...
+#                           [--timeout S] [--no-memcheck] [--rerun ENV]
+#                           [FILTER]...
 # --timeout (default 300) limits each nvcc build and each run: with 16
 # builds at once, a large program's build takes over a minute.
 # --mode (default cuda,cuda0) and --no-memcheck split the check into parts
@@ -23,6 +27,7 @@ filters=()
 modes=cuda,cuda0
 limit=300
 memcheck=1
+rerun=NESL_BT=16
 while [ $# -gt 0 ]; do
     case $1 in
         --nesslc) nesslc=$2; shift 2 ;;
@@ -30,12 +35,13 @@ while [ $# -gt 0 ]; do
         --mode) modes=$2; shift 2 ;;
         --timeout) limit=$2; shift 2 ;;
         --no-memcheck) memcheck=0; shift ;;
+        --rerun) rerun=$2; shift 2 ;;
         *) filters+=("$1"); shift ;;
     esac
 done
 case $nesslc in /*) ;; *) nesslc=$PWD/$nesslc ;; esac
 command -v nvidia-smi >/dev/null && nvidia-smi -L
-"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode "$modes" --jobs "$jobs" --timeout "$limit" "${filters[@]}"
+"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode "$modes" --jobs "$jobs" --timeout "$limit" --rerun "$rerun" "${filters[@]}"
 suite=$?
 [ $memcheck = 1 ] || exit $suite
 

@@ -53,6 +53,10 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
                           relative tolerance of 1e-6 (tests/float_cmp.py)
                   cuda0   the same without fusion (-O0)
                   default: interp,lcu,lcu0,c,c0
+  --rerun ENV     modes cuda, cuda0: run each executable a second time with
+                  the environment ENV (e.g. NESL_BT=16, one NAME=VALUE or
+                  several separated by spaces); its exit status and output
+                  must equal the first run's
   --unit DIR      also run every executable in DIR as a unit test
   --unit-only     run only the unit tests
   -v, --verbose   print a line for every test, not only failures
@@ -77,6 +81,7 @@ mode_opts() {
 
 nesslc=$root/nesslc
 limit=60
+rerun=
 jobs=$(nproc 2>/dev/null || echo 4)
 modes=()
 unit_dir=
@@ -91,6 +96,7 @@ while [ $# -gt 0 ]; do
         --jobs|-j) jobs=$2; shift 2 ;;
         --jobs=*) jobs=${1#*=}; shift ;;
         --timeout) limit=$2; shift 2 ;;
+        --rerun) rerun=$2; shift 2 ;;
         --timeout=*) limit=${1#*=}; shift ;;
         --mode) IFS=, read -r -a m <<<"$2"; modes+=("${m[@]}"); shift 2 ;;
         --mode=*) IFS=, read -r -a m <<<"${1#*=}"; modes+=("${m[@]}"); shift ;;
@@ -300,8 +306,22 @@ run_prog() {   # i, test path, mode
         (cd "$dir" && exec timeout "$limit" "$nesslc" --target=cuda $bopts $(olevel_for "$dir/$base.args" "$mode") -o "$tmp/$i.exe" "$file") >"$out" 2>&1
         st=$?
         if [ $st -eq 0 ]; then
-            (cd "$dir" && exec timeout "$limit" "$tmp/$i.exe" $opts) >>"$out" 2>&1
+            (cd "$dir" && exec timeout "$limit" "$tmp/$i.exe" $opts) >"$out.run" 2>&1
             st=$?
+            cat "$out.run" >>"$out"
+            # --rerun: the same executable under other settings of its
+            # runtime (the block-local tail's, say) must say the same
+            if [ -n "$rerun" ] && [ $st -ne 124 ]; then
+                local st2
+                (cd "$dir" && exec env $rerun timeout "$limit" "$tmp/$i.exe" $opts) >"$out.again" 2>&1
+                st2=$?
+                if [ $st2 -ne $st ] || ! cmp -s "$out.run" "$out.again"; then
+                    echo "(run again with $rerun: exit status $st2, output:)" >>"$out"
+                    cat "$out.again" >>"$out"
+                    [ $st -eq 0 ] && st=1
+                fi
+            fi
+            rm -f "$out.run" "$out.again"
         fi
         rm -f "$tmp/$i.exe"
         compare=float_cmp
