@@ -7,7 +7,8 @@
 #   make check-unit   build and run only tests/unit/*.c
 #   make check-asan   the same suite on an ASan+UBSan build in build-asan/
 #   make check-gpu    (GPU machine) every λcu program through the CUDA back end,
-#                     and a subset under compute-sanitizer (tests/check_gpu.sh;
+#                     each run as built and with NESL_BT=16, and a subset
+#                     under compute-sanitizer (tests/check_gpu.sh;
 #                     NESSLC=path uses a prebuilt nesslc, nothing is rebuilt)
 #   make fuzz         fuzz the front end with libFuzzer (ASan+UBSan, needs
 #                     clang), not part of check (doc/fuzzing.md)

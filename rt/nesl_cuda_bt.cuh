@@ -110,7 +110,7 @@ typedef struct NeslBt {
     const int *abort;
     int64_t ncalls;                   /* the block's calls */
 #if NESL_BT_PROF
-    long long prof[16];
+    long long prof[32];               /* cycles by kind, then the count of operations by kind */
 #endif
 } NeslBt;
 
@@ -121,6 +121,7 @@ typedef struct NeslBt {
 #endif
 enum { NESL_BTP_MAP, NESL_BTP_MAPSEG, NESL_BTP_MAPSD, NESL_BTP_REDUCE, NESL_BTP_SCAN, NESL_BTP_SEGFOLD, NESL_BTP_FILTER,
        NESL_BTP_MULTI, NESL_BTP_OFFS, NESL_BTP_SEGIDS, NESL_BTP_FILTERSD, NESL_BTP_SD, NESL_BTP_ALL, NESL_BT_NPROF };
+static_assert(2 * NESL_BT_NPROF <= 32, "NeslBt.prof holds the cycles and the counts");
 static __device__ __forceinline__ long long nesl_bt_clock(void)
 {
 #ifdef __CUDA_ARCH__
@@ -132,7 +133,7 @@ static __device__ __forceinline__ long long nesl_bt_clock(void)
 struct NeslBtTimer {
 #if NESL_BT_PROF
     long long *acc, t0;
-    __device__ NeslBtTimer(NeslBt *rt, int k) : acc(&rt->prof[k]), t0(nesl_bt_clock()) { }
+    __device__ NeslBtTimer(NeslBt *rt, int k) : acc(&rt->prof[k]), t0(nesl_bt_clock()) { rt->prof[NESL_BT_NPROF + k]++; }
     __device__ ~NeslBtTimer() { *acc += nesl_bt_clock() - t0; }
 #else
     __device__ NeslBtTimer(NeslBt *, int) { }
@@ -351,12 +352,16 @@ static __device__ NeslSd *nesl_bt_sd_new(NeslBt *rt, int64_t nsegs)
 static __device__ const int32_t *nesl_bt_sd_lens(NeslBt *, NeslSd *s) { return s->lens; }
 
 /* The offsets, made by the first reader (a negative length is make_sd's
- * error).  Every thread reads s->offs before the barrier of
- * __syncthreads_or and the scan writes it after: all take the same branch. */
+ * error).  No barrier where they exist: every thread writes a header's
+ * offs and segids itself, the same pointer, after the barriers of the code
+ * that makes them (which every thread runs), so all threads read the same
+ * value and take the same branch.  The barrier before making them is for
+ * the lengths: their writer may have ended without one. */
 static __device__ const int64_t *nesl_bt_sd_offs(NeslBt *rt, NeslSd *s)
 {
     NeslBtTimer tm_(rt, NESL_BTP_OFFS);
-    if (!__syncthreads_or(s->offs == NULL)) return s->offs;
+    if (s->offs) return s->offs;
+    __syncthreads();
     int64_t n = s->nsegs;
     int64_t *o = (int64_t *)nesl_bt_alloc(rt, (n + 1) * 8);
     int64_t carry = 0;
@@ -390,7 +395,7 @@ static __device__ const int32_t *nesl_bt_sd_segids(NeslBt *rt, NeslSd *s)
 {
     NeslBtTimer tm_(rt, NESL_BTP_SEGIDS);
     const int64_t *o = nesl_bt_sd_offs(rt, s);
-    if (!__syncthreads_or(s->segids == NULL)) return s->segids;
+    if (s->segids) return s->segids;   /* as offs: the same in every thread */
     int64_t t = o[s->nsegs];
     int32_t *ids = (int32_t *)nesl_bt_alloc(rt, t * 4);
     int64_t per = (t + blockDim.x - 1) / blockDim.x, lo = threadIdx.x * per, hi = lo + per < t ? lo + per : t;
@@ -603,7 +608,7 @@ static __device__ void nesl_bt_begin(NeslBt *rt, const NeslBtLaunch &L, const ch
     rt->rk_next = 0;
     rt->rk_lost = false;
 #if NESL_BT_PROF
-    for (int k = 0; k < 16; k++) rt->prof[k] = 0;
+    for (int k = 0; k < 32; k++) rt->prof[k] = 0;
     rt->prof[NESL_BTP_ALL] = -nesl_bt_clock();
 #endif
     for (int j = 0; j < NESL_BT_RANKS; j++) rt->rk_pos[j] = NULL;
@@ -681,7 +686,7 @@ static __device__ void nesl_bt_end(NeslBt *rt, const NeslBtLaunch &L)
 #if NESL_BT_PROF
     rt->prof[NESL_BTP_ALL] += nesl_bt_clock();
     if (threadIdx.x == 0 && L.prof)
-        for (int k = 0; k < NESL_BT_NPROF; k++) atomicAdd(L.prof + k, (unsigned long long)rt->prof[k]);
+        for (int k = 0; k < 2 * NESL_BT_NPROF; k++) atomicAdd(L.prof + k, (unsigned long long)rt->prof[k]);
 #else
     (void)L;
 #endif
