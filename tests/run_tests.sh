@@ -55,8 +55,8 @@ Usage: tests/run_tests.sh [OPTION]... [FILTER]...
                   default: interp,lcu,lcu0,c,c0
   --rerun ENV     modes cuda, cuda0: run each executable a second time with
                   the environment ENV (e.g. NESL_BT=16, one NAME=VALUE or
-                  several separated by spaces); its exit status and output
-                  must equal the first run's
+                  several separated by spaces); its exit status must equal
+                  the first run's and its output too (float tokens as above)
   --unit DIR      also run every executable in DIR as a unit test
   --unit-only     run only the unit tests
   -v, --verbose   print a line for every test, not only failures
@@ -310,12 +310,13 @@ run_prog() {   # i, test path, mode
             st=$?
             cat "$out.run" >>"$out"
             # --rerun: the same executable under other settings of its
-            # runtime (the block-local tail's, say) must say the same
+            # runtime (the block-local tail's, say) must say the same, up
+            # to the float tolerance (a sum may be folded in another order)
             if [ -n "$rerun" ] && [ $st -ne 124 ]; then
                 local st2
                 (cd "$dir" && exec env $rerun timeout "$limit" "$tmp/$i.exe" $opts) >"$out.again" 2>&1
                 st2=$?
-                if [ $st2 -ne $st ] || ! cmp -s "$out.run" "$out.again"; then
+                if [ $st2 -ne $st ] || ! float_cmp "$out.run" "$out.again"; then
                     echo "(run again with $rerun: exit status $st2, output:)" >>"$out"
                     cat "$out.again" >>"$out"
                     [ $st -eq 0 ] && st=1
