@@ -87,9 +87,19 @@ typedef struct NeslBtLaunch {
     int *abort;                       /* set by a block that found a call too large: the others stop (zeroed) */
     int depth_max;
     int stack_max;                    /* bytes of stack a tail may take */
-    unsigned long long *prof;         /* NESL_BT_PROF builds: cycles by kind of operation (NESL_BT_NPROF), or NULL */
+    unsigned long long *prof;         /* NESL_BT_PROF builds: NESL_BT_PROF_WORDS sums, or NULL */
     unsigned long long *used;         /* the most arena bytes a block used (NESL_BT_LOG), or NULL */
 } NeslBtLaunch;
+
+/* NESL_BT_PROF=1 (a build for measuring): thread 0's cycles in each kind
+ * of operation, then the count of operations of each kind, summed over
+ * the blocks into NeslBtLaunch.prof. */
+#ifndef NESL_BT_PROF
+#define NESL_BT_PROF 0
+#endif
+enum { NESL_BTP_MAP, NESL_BTP_MAPSEG, NESL_BTP_MAPSD, NESL_BTP_REDUCE, NESL_BTP_SCAN, NESL_BTP_SEGFOLD, NESL_BTP_FILTER,
+       NESL_BTP_MULTI, NESL_BTP_OFFS, NESL_BTP_SEGIDS, NESL_BTP_FILTERSD, NESL_BTP_SD, NESL_BTP_ALL, NESL_BT_NPROF };
+#define NESL_BT_PROF_WORDS (2 * NESL_BT_NPROF)
 
 /* The tail's runtime state, one copy a thread (equal in all). */
 typedef struct NeslBt {
@@ -110,18 +120,10 @@ typedef struct NeslBt {
     const int *abort;
     int64_t ncalls;                   /* the block's calls */
 #if NESL_BT_PROF
-    long long prof[32];               /* cycles by kind, then the count of operations by kind */
+    long long prof[NESL_BT_PROF_WORDS];
 #endif
 } NeslBt;
 
-/* NESL_BT_PROF=1 (a build for measuring): thread 0's cycles in each kind
- * of operation, summed over the blocks into NeslBtLaunch.prof. */
-#ifndef NESL_BT_PROF
-#define NESL_BT_PROF 0
-#endif
-enum { NESL_BTP_MAP, NESL_BTP_MAPSEG, NESL_BTP_MAPSD, NESL_BTP_REDUCE, NESL_BTP_SCAN, NESL_BTP_SEGFOLD, NESL_BTP_FILTER,
-       NESL_BTP_MULTI, NESL_BTP_OFFS, NESL_BTP_SEGIDS, NESL_BTP_FILTERSD, NESL_BTP_SD, NESL_BTP_ALL, NESL_BT_NPROF };
-static_assert(2 * NESL_BT_NPROF <= 32, "NeslBt.prof holds the cycles and the counts");
 static __device__ __forceinline__ long long nesl_bt_clock(void)
 {
 #ifdef __CUDA_ARCH__
@@ -608,7 +610,7 @@ static __device__ void nesl_bt_begin(NeslBt *rt, const NeslBtLaunch &L, const ch
     rt->rk_next = 0;
     rt->rk_lost = false;
 #if NESL_BT_PROF
-    for (int k = 0; k < 32; k++) rt->prof[k] = 0;
+    for (int k = 0; k < NESL_BT_PROF_WORDS; k++) rt->prof[k] = 0;
     rt->prof[NESL_BTP_ALL] = -nesl_bt_clock();
 #endif
     for (int j = 0; j < NESL_BT_RANKS; j++) rt->rk_pos[j] = NULL;
@@ -686,7 +688,7 @@ static __device__ void nesl_bt_end(NeslBt *rt, const NeslBtLaunch &L)
 #if NESL_BT_PROF
     rt->prof[NESL_BTP_ALL] += nesl_bt_clock();
     if (threadIdx.x == 0 && L.prof)
-        for (int k = 0; k < 2 * NESL_BT_NPROF; k++) atomicAdd(L.prof + k, (unsigned long long)rt->prof[k]);
+        for (int k = 0; k < NESL_BT_PROF_WORDS; k++) atomicAdd(L.prof + k, (unsigned long long)rt->prof[k]);
 #else
     (void)L;
 #endif

@@ -20,7 +20,7 @@ typedef struct BtState {
     bool log;
     bool stack_set;
     DBuf arena, meta;        /* the arenas; status, records and outputs */
-    unsigned long long *prof, hprof[2 * NESL_BT_NPROF + 1];   /* NESL_BT_LOG: the blocks' cycles and operations (NESL_BT_PROF builds), the arena used */
+    unsigned long long *prof, hprof[NESL_BT_PROF_WORDS + 1];   /* NESL_BT_LOG: the blocks' cycles and operations (NESL_BT_PROF builds), the arena used */
     size_t arena_cap, meta_cap;
     char *host;              /* host copy of the outputs and the status words */
     size_t hcap;
@@ -246,7 +246,7 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
         if (!st->prof && cudaMalloc((void **)&st->prof, sizeof st->hprof) != cudaSuccess) return bt_off(st, "no memory");
         cu_queue(rt, cudaMemsetAsync(st->prof, 0, sizeof st->hprof, 0), "memset");
         L->prof = st->prof;
-        L->used = st->prof + 2 * NESL_BT_NPROF;
+        L->used = st->prof + NESL_BT_PROF_WORDS;
     }
     void *args[1] = { L };
     double t0 = nesl_cu_prof_t0(rt);
@@ -276,7 +276,7 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
                                                           "filter_multi", "sd_offs", "segids", "filter_sd", "sd", "all" };
         nesl_cu_to_host(rt, st->hprof, st->prof, sizeof st->hprof, "a block tail's profile");
         fprintf(stderr, "nesl_bt: groups of %lld elements (calls of %lld at most), %llu arena bytes at most\n", (long long)L->B,
-                (long long)L->maxcall, st->hprof[2 * NESL_BT_NPROF]);
+                (long long)L->maxcall, st->hprof[NESL_BT_PROF_WORDS]);
         if (st->hprof[NESL_BTP_ALL]) {   /* a block's cycles (its operations) by kind; an operation's include those it calls */
             fprintf(stderr, "nesl_bt: cycles a block:");
             for (int k = 0; k < NESL_BT_NPROF; k++)

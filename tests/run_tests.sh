@@ -96,8 +96,8 @@ while [ $# -gt 0 ]; do
         --jobs|-j) jobs=$2; shift 2 ;;
         --jobs=*) jobs=${1#*=}; shift ;;
         --timeout) limit=$2; shift 2 ;;
-        --rerun) rerun=$2; shift 2 ;;
         --timeout=*) limit=${1#*=}; shift ;;
+        --rerun) rerun=$2; shift 2 ;;
         --mode) IFS=, read -r -a m <<<"$2"; modes+=("${m[@]}"); shift 2 ;;
         --mode=*) IFS=, read -r -a m <<<"${1#*=}"; modes+=("${m[@]}"); shift ;;
         --unit) unit_dir=$2; shift 2 ;;
