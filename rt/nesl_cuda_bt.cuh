@@ -101,6 +101,16 @@ enum { NESL_BTP_MAP, NESL_BTP_MAPSEG, NESL_BTP_MAPSD, NESL_BTP_REDUCE, NESL_BTP_
        NESL_BTP_MULTI, NESL_BTP_OFFS, NESL_BTP_SEGIDS, NESL_BTP_FILTERSD, NESL_BTP_SD, NESL_BTP_ALL, NESL_BT_NPROF };
 #define NESL_BT_PROF_WORDS (2 * NESL_BT_NPROF)
 
+/* The FILTERs' rank words remembered (nesl_bt_cu_kept_rank), one table a
+ * block in shared memory: a thread's own copy took 400 of NeslBt's ~550
+ * bytes of local memory, 100 KB a block beside the recursion's frames. */
+typedef struct NeslBtRanks {
+    const NeslVec *pos[NESL_BT_RANKS];
+    const uint64_t *words[NESL_BT_RANKS];
+    int64_t n[NESL_BT_RANKS];
+    bool only[NESL_BT_RANKS];         /* of a FILTER that left its positions to them */
+} NeslBtRanks;
+
 /* The tail's runtime state, one copy a thread (equal in all). */
 typedef struct NeslBt {
     char *cur, *end;
@@ -110,11 +120,8 @@ typedef struct NeslBt {
     int depth, depth_max;
     const char *stack0;
     int stack_max;
-    const NeslVec *rk_pos[NESL_BT_RANKS];
-    const uint64_t *rk_words[NESL_BT_RANKS];
-    int64_t rk_n[NESL_BT_RANKS];
-    bool rk_only[NESL_BT_RANKS];      /* of a FILTER that left its positions to them */
-    bool rk_lost;                     /* such words were forgotten */
+    NeslBtRanks *rk;                  /* the block's, in shared memory */
+    bool rk_lost;                     /* words of a FILTER that left its positions to them were forgotten */
     int rk_next;
     void **args;                      /* the sliced parameters (nesl_bt_begin) */
     const int *abort;
@@ -519,12 +526,14 @@ static __device__ uint64_t *nesl_bt_kept_words(NeslBt *rt, NeslVec *pos, int64_t
 {
     if (!pos || n <= 0) return NULL;
     uint64_t *w = (uint64_t *)nesl_bt_alloc(rt, ((n + 31) / 32) * 8);
+    NeslBtRanks *rk = rt->rk;
     int j = rt->rk_next++ % NESL_BT_RANKS;
-    rt->rk_lost |= rt->rk_pos[j] && rt->rk_only[j];
-    rt->rk_pos[j] = pos;
-    rt->rk_words[j] = w;
-    rt->rk_n[j] = n;
-    rt->rk_only[j] = only;
+    rt->rk_lost |= rk->pos[j] && rk->only[j];
+    __syncthreads();   /* every thread has read the old entry before any writes the new one */
+    rk->pos[j] = pos;  /* every thread writes the same values, so each reads them back */
+    rk->words[j] = w;
+    rk->n[j] = n;
+    rk->only[j] = only;
     return w;
 }
 static __device__ uint64_t *nesl_bt_cu_kept_rank(NeslBt *rt, NeslVec *pos, int64_t n) { return nesl_bt_kept_words(rt, pos, n, false); }
@@ -558,9 +567,9 @@ static __device__ NeslSd *nesl_bt_filter_sd(NeslBt *rt, NeslSd *s, const NeslVec
     const uint64_t *w = NULL;
     int64_t n = 0;
     for (int j = 0; j < NESL_BT_RANKS; j++)
-        if (rt->rk_pos[j] == kept) {
-            w = rt->rk_words[j];
-            n = rt->rk_n[j];
+        if (rt->rk->pos[j] == kept) {
+            w = rt->rk->words[j];
+            n = rt->rk->n[j];
         }
     if (w && n != o[s->nsegs]) nesl_bt_fail(rt, NESL_BT_ERROR);
     if (!w && rt->rk_lost) nesl_bt_fail(rt, NESL_BT_DEEP);   /* kept may be positions never stored */
@@ -598,8 +607,9 @@ static __device__ void nesl_bt_begin(NeslBt *rt, const NeslBtLaunch &L, const ch
     int g = blockIdx.x;
     rt->cur = L.arena + (size_t)g * L.arena_bytes;
     rt->end = rt->cur + L.arena_bytes;
-    rt->hcur = (char *)nesl_bt_smem() + NESL_BT_SCRATCH;
-    rt->hend = rt->hcur + NESL_BT_HEADERS;
+    rt->rk = (NeslBtRanks *)((char *)nesl_bt_smem() + NESL_BT_SCRATCH);
+    rt->hcur = (char *)nesl_bt_smem() + NESL_BT_SCRATCH + ((sizeof(NeslBtRanks) + 15) & ~(size_t)15);
+    rt->hend = (char *)nesl_bt_smem() + NESL_BT_SCRATCH + NESL_BT_HEADERS;
     rt->derr = L.derr + g;
     rt->status = L.status + g;
     rt->depth = 0;
@@ -613,7 +623,7 @@ static __device__ void nesl_bt_begin(NeslBt *rt, const NeslBtLaunch &L, const ch
     for (int k = 0; k < NESL_BT_PROF_WORDS; k++) rt->prof[k] = 0;
     rt->prof[NESL_BTP_ALL] = -nesl_bt_clock();
 #endif
-    for (int j = 0; j < NESL_BT_RANKS; j++) rt->rk_pos[j] = NULL;
+    for (int j = 0; j < NESL_BT_RANKS; j++) rt->rk->pos[j] = NULL;   /* every thread, before the barrier below */
     int64_t *lo = (int64_t *)nesl_bt_alloc(rt, 16 * NESL_BT_MAXP), *hi = lo + NESL_BT_MAXP;
     if (threadIdx.x == 0) {
         /* the calls c with g * B <= start (c) < (g + 1) * B */
