@@ -57,23 +57,39 @@ static bool in_list(const char *s, const char *const *list, size_t n)
     return false;
 }
 
-static CFunc *unit_func(const Gen *g, const char *name)
+/* ---- the unit's call graph ----
+ * Each function's body is walked once, for its events in the order the
+ * walk meets them: a call of a unit function, or a call or name a tail
+ * cannot have.  A function's closure (what its calls reach), and whether
+ * it is on a cycle (its closure holds it), are walks of the graph. */
+typedef struct CallEv {
+    int callee;            /* the unit function called, or -1 */
+    const char *bad;       /* callee -1: the call or name a tail cannot have */
+} CallEv;
+
+typedef struct CallGraph {
+    const Gen *g;
+    Arena *a;
+    int n;                 /* the unit's functions (g->unit->funcs.items[0..n)) */
+    PtrVec *events;        /* per function: CallEv *, in walk order */
+    bool *in;              /* per function: reached (closure) */
+} CallGraph;
+
+static int func_index(const CallGraph *cg, const char *name)
 {
-    for (int i = 0; i < g->unit->funcs.len; i++) {
-        CFunc *f = g->unit->funcs.items[i];
-        if (!strcmp(f->name, name)) return f;
-    }
-    return NULL;
+    for (int i = 0; i < cg->n; i++)
+        if (!strcmp(((CFunc *)cg->g->unit->funcs.items[i])->name, name)) return i;
+    return -1;
 }
 
-/* ---- the closure of a function: the unit's functions its calls reach ---- */
-typedef struct Closure {
-    const Gen *g;
-    PtrVec funcs;          /* CFunc *, in the order first reached */
-    const char *bad;       /* the first call or name a tail cannot have, or NULL */
-} Closure;
+static void add_event(CallGraph *cg, int from, int callee, const char *bad)
+{
+    CallEv *e = arena_alloc(cg->a, sizeof *e);
+    *e = (CallEv){ callee, bad };
+    ptrvec_push(cg->a, &cg->events[from], e);
+}
 
-static void walk_block(Closure *c, Arena *a, const CBlock *b);
+static void walk_block(CallGraph *cg, int from, const CBlock *b);
 
 static bool is_dropped_call(const CExpr *e)
 {
@@ -85,40 +101,34 @@ static bool is_stats_if(const CStmt *s)
     return s->kind == CS_IF && s->u.if_.c->kind == CX_CALL && !strcmp(s->u.if_.c->u.call.fn, "nesl_kstats_on");
 }
 
-static void walk_expr(Closure *c, Arena *a, const CExpr *e)
+static void walk_expr(CallGraph *cg, int from, const CExpr *e)
 {
     if (!e) return;
     switch (e->kind) {
     case CX_INT: case CX_FLOAT: case CX_STR: case CX_SIZEOF: return;
     case CX_NAME:
-        if (!strncmp(e->u.name, "nesl_", 5) && !c->bad) c->bad = e->u.name;
+        if (!strncmp(e->u.name, "nesl_", 5)) add_event(cg, from, -1, e->u.name);
         return;
-    case CX_BIN: walk_expr(c, a, e->u.bin.l); walk_expr(c, a, e->u.bin.r); return;
-    case CX_UN: walk_expr(c, a, e->u.un.e); return;
-    case CX_INDEX: walk_expr(c, a, e->u.index.a); walk_expr(c, a, e->u.index.i); return;
-    case CX_ARROW: case CX_MEMBER: walk_expr(c, a, e->u.member.e); return;
-    case CX_COND: walk_expr(c, a, e->u.cond.c); walk_expr(c, a, e->u.cond.t); walk_expr(c, a, e->u.cond.e); return;
-    case CX_CAST: walk_expr(c, a, e->u.cast.e); return;
+    case CX_BIN: walk_expr(cg, from, e->u.bin.l); walk_expr(cg, from, e->u.bin.r); return;
+    case CX_UN: walk_expr(cg, from, e->u.un.e); return;
+    case CX_INDEX: walk_expr(cg, from, e->u.index.a); walk_expr(cg, from, e->u.index.i); return;
+    case CX_ARROW: case CX_MEMBER: walk_expr(cg, from, e->u.member.e); return;
+    case CX_COND: walk_expr(cg, from, e->u.cond.c); walk_expr(cg, from, e->u.cond.t); walk_expr(cg, from, e->u.cond.e); return;
+    case CX_CAST: walk_expr(cg, from, e->u.cast.e); return;
     case CX_CALL: {
-        for (int i = 0; i < e->u.call.nargs; i++) walk_expr(c, a, e->u.call.args[i]);
+        for (int i = 0; i < e->u.call.nargs; i++) walk_expr(cg, from, e->u.call.args[i]);
         char buf[128];
         const char *fn = bare(e->u.call.fn, buf, sizeof buf);
-        CFunc *f = unit_func(c->g, fn);
-        if (f) {
-            for (int i = 0; i < c->funcs.len; i++)
-                if (c->funcs.items[i] == f) return;
-            ptrvec_push(a, &c->funcs, f);
-            walk_block(c, a, f->body);
-            return;
-        }
-        if (!strncmp(fn, "nesl_", 5) && (bt_shared_call(fn) || in_list(fn + 5, bt_renamed, sizeof bt_renamed / sizeof *bt_renamed))) return;
-        if (!c->bad) c->bad = e->u.call.fn;
+        int callee = func_index(cg, fn);
+        if (callee >= 0) add_event(cg, from, callee, NULL);
+        else if (strncmp(fn, "nesl_", 5) || !(bt_shared_call(fn) || in_list(fn + 5, bt_renamed, sizeof bt_renamed / sizeof *bt_renamed)))
+            add_event(cg, from, -1, e->u.call.fn);
         return;
     }
     }
 }
 
-static void walk_block(Closure *c, Arena *a, const CBlock *b)
+static void walk_block(CallGraph *cg, int from, const CBlock *b)
 {
     for (int i = 0; b && i < b->n; i++) {
         const CStmt *s = b->stmts[i];
@@ -126,16 +136,57 @@ static void walk_block(Closure *c, Arena *a, const CBlock *b)
         switch (s->kind) {
         case CS_DECL:
             if (!strcmp(s->u.decl.type, "NeslErr")) continue;   /* the copy leaves it out (with nesl_err_init) */
-            walk_expr(c, a, s->u.decl.init);
+            walk_expr(cg, from, s->u.decl.init);
             break;
-        case CS_ASSIGN: walk_expr(c, a, s->u.assign.lhs); walk_expr(c, a, s->u.assign.rhs); break;
-        case CS_EXPR: case CS_RETURN: walk_expr(c, a, s->u.expr); break;
-        case CS_IF: walk_expr(c, a, s->u.if_.c); walk_block(c, a, s->u.if_.then_b); walk_block(c, a, s->u.if_.else_b); break;
-        case CS_FOR: walk_expr(c, a, s->u.for_.lo); walk_expr(c, a, s->u.for_.hi); walk_block(c, a, s->u.for_.body); break;
-        case CS_BLOCK: case CS_LOOP: walk_block(c, a, s->u.block); break;
+        case CS_ASSIGN: walk_expr(cg, from, s->u.assign.lhs); walk_expr(cg, from, s->u.assign.rhs); break;
+        case CS_EXPR: case CS_RETURN: walk_expr(cg, from, s->u.expr); break;
+        case CS_IF: walk_expr(cg, from, s->u.if_.c); walk_block(cg, from, s->u.if_.then_b); walk_block(cg, from, s->u.if_.else_b); break;
+        case CS_FOR: walk_expr(cg, from, s->u.for_.lo); walk_expr(cg, from, s->u.for_.hi); walk_block(cg, from, s->u.for_.body); break;
+        case CS_BLOCK: case CS_LOOP: walk_block(cg, from, s->u.block); break;
         case CS_PRAGMA: case CS_COMMENT: case CS_JUMP: break;
         }
     }
+}
+
+static CallGraph call_graph(Gen *g)
+{
+    CallGraph cg = { g, g->a, g->unit->funcs.len, NULL, NULL };
+    cg.events = arena_alloc(g->a, sizeof *cg.events * (size_t)(cg.n + 1));
+    cg.in = arena_alloc(g->a, sizeof *cg.in * (size_t)(cg.n + 1));
+    for (int i = 0; i < cg.n; i++) cg.events[i] = (PtrVec){ 0 };
+    for (int i = 0; i < cg.n; i++) walk_block(&cg, i, ((CFunc *)g->unit->funcs.items[i])->body);
+    return cg;
+}
+
+/* What function i's calls reach, in the order first met, into funcs (or
+ * NULL), and the first call or name a tail cannot have; cg->in marks them. */
+static void reach_from(const CallGraph *cg, int i, PtrVec *funcs, const char **bad)
+{
+    for (int k = 0; k < cg->events[i].len; k++) {
+        const CallEv *e = cg->events[i].items[k];
+        if (e->callee < 0) {
+            if (!*bad) *bad = e->bad;
+            continue;
+        }
+        if (cg->in[e->callee]) continue;
+        cg->in[e->callee] = true;
+        if (funcs) ptrvec_push(cg->a, funcs, cg->g->unit->funcs.items[e->callee]);
+        reach_from(cg, e->callee, funcs, bad);
+    }
+}
+
+static void closure(const CallGraph *cg, int i, PtrVec *funcs, const char **bad)
+{
+    memset(cg->in, 0, sizeof *cg->in * (size_t)cg->n);
+    reach_from(cg, i, funcs, bad);
+}
+
+/* Whether function i is on a cycle: its calls come back to it. */
+static bool recurses(const CallGraph *cg, int i)
+{
+    const char *bad = NULL;
+    closure(cg, i, NULL, &bad);
+    return cg->in[i];
 }
 
 /* ---- the device copy ---- */
@@ -389,25 +440,27 @@ void gen_tails(Gen *g)
     bool rep = report && *report && strcmp(report, "0");
     PtrVec copied = { 0 };   /* CFunc * that have a device copy */
     PtrVec roots = { 0 };    /* (fn, host) pairs whose dispatch goes in */
+    CallGraph cg = call_graph(g);   /* before any copy joins the unit */
     for (int i = 0; i < g->prog->nfuns; i++) {
         const LcuFun *fn = g->prog->funs[i];
         if (!fn->lift) continue;
-        CFunc *host = unit_func(g, gen_fun_name(g, fn->name));
-        if (!host) continue;
+        int h = func_index(&cg, gen_fun_name(g, fn->name));
+        if (h < 0) continue;
         /* What host's calls reach: its closure, host itself among it when it recurses */
-        Closure c = { g, { 0 }, NULL };
-        walk_block(&c, a, host->body);
-        if (!has_func(&c.funcs, host)) continue;
-        const char *why = c.bad ? c.bad : shape_problem(fn, host);
+        CFunc *host = g->unit->funcs.items[h];
+        PtrVec reach = { 0 };
+        const char *bad = NULL;
+        closure(&cg, h, &reach, &bad);
+        if (!cg.in[h]) continue;
+        const char *why = bad ? bad : shape_problem(fn, host);
         if (rep) fprintf(stderr, "nesslc: tail of %s: %s%s\n", fn->name, why ? "none: " : "yes", why ? why : "");
         if (why) continue;
-        for (int j = 0; j < c.funcs.len; j++) {
-            CFunc *f = c.funcs.items[j];
+        for (int j = 0; j < reach.len; j++) {
+            CFunc *f = reach.items[j];
             if (has_func(&copied, f)) continue;
             ptrvec_push(a, &copied, f);
-            Closure fc = { g, { 0 }, NULL };   /* f's own reach: is f on a cycle (host's, or another recursion's)? */
-            walk_block(&fc, a, f->body);
-            ptrvec_push(a, &g->unit->funcs, device_copy(g, f, !has_func(&fc.funcs, f)));
+            /* on a cycle (host's, or another recursion's): a call; else inlined */
+            ptrvec_push(a, &g->unit->funcs, device_copy(g, f, !recurses(&cg, func_index(&cg, f->name))));
         }
         ptrvec_push(a, &roots, (void *)fn);
         ptrvec_push(a, &roots, host);
