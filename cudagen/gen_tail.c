@@ -73,6 +73,7 @@ typedef struct CallGraph {
     int n;                 /* the unit's functions (g->unit->funcs.items[0..n)) */
     PtrVec *events;        /* per function: CallEv *, in walk order */
     bool *in;              /* per function: reached (closure) */
+    int *order, norder;    /* the functions reached, in the order first met (closure) */
 } CallGraph;
 
 static int func_index(const CallGraph *cg, const char *name)
@@ -150,17 +151,18 @@ static void walk_block(CallGraph *cg, int from, const CBlock *b)
 
 static CallGraph call_graph(Gen *g)
 {
-    CallGraph cg = { g, g->a, g->unit->funcs.len, NULL, NULL };
+    CallGraph cg = { g, g->a, g->unit->funcs.len, NULL, NULL, NULL, 0 };
     cg.events = arena_alloc(g->a, sizeof *cg.events * (size_t)(cg.n + 1));
     cg.in = arena_alloc(g->a, sizeof *cg.in * (size_t)(cg.n + 1));
+    cg.order = arena_alloc(g->a, sizeof *cg.order * (size_t)(cg.n + 1));
     for (int i = 0; i < cg.n; i++) cg.events[i] = (PtrVec){ 0 };
     for (int i = 0; i < cg.n; i++) walk_block(&cg, i, ((CFunc *)g->unit->funcs.items[i])->body);
     return cg;
 }
 
-/* What function i's calls reach, in the order first met, into funcs (or
- * NULL), and the first call or name a tail cannot have; cg->in marks them. */
-static void reach_from(const CallGraph *cg, int i, PtrVec *funcs, const char **bad)
+/* What function i's calls reach (cg->in, cg->order), and the first call
+ * or name a tail cannot have. */
+static void reach_from(CallGraph *cg, int i, const char **bad)
 {
     for (int k = 0; k < cg->events[i].len; k++) {
         const CallEv *e = cg->events[i].items[k];
@@ -170,22 +172,23 @@ static void reach_from(const CallGraph *cg, int i, PtrVec *funcs, const char **b
         }
         if (cg->in[e->callee]) continue;
         cg->in[e->callee] = true;
-        if (funcs) ptrvec_push(cg->a, funcs, cg->g->unit->funcs.items[e->callee]);
-        reach_from(cg, e->callee, funcs, bad);
+        cg->order[cg->norder++] = e->callee;
+        reach_from(cg, e->callee, bad);
     }
 }
 
-static void closure(const CallGraph *cg, int i, PtrVec *funcs, const char **bad)
+static void closure(CallGraph *cg, int i, const char **bad)
 {
     memset(cg->in, 0, sizeof *cg->in * (size_t)cg->n);
-    reach_from(cg, i, funcs, bad);
+    cg->norder = 0;
+    reach_from(cg, i, bad);
 }
 
 /* Whether function i is on a cycle: its calls come back to it. */
-static bool recurses(const CallGraph *cg, int i)
+static bool recurses(CallGraph *cg, int i)
 {
     const char *bad = NULL;
-    closure(cg, i, NULL, &bad);
+    closure(cg, i, &bad);
     return cg->in[i];
 }
 
@@ -290,13 +293,6 @@ static CFunc *device_copy(Gen *g, const CFunc *f, bool leaf)
 }
 
 /* ---- the tail kernel and the dispatcher of lifted function fn ---- */
-static bool has_func(const PtrVec *v, const CFunc *f)
-{
-    for (int i = 0; i < v->len; i++)
-        if (v->items[i] == f) return true;
-    return false;
-}
-
 /* The components of fn's result as C expressions of variable var. */
 static CExpr *result_comp(Gen *g, const LcuFun *fn, CExpr *var, int k)
 {
@@ -438,9 +434,11 @@ void gen_tails(Gen *g)
     Arena *a = g->a;
     const char *report = getenv("NESSLC_TAIL_REPORT");
     bool rep = report && *report && strcmp(report, "0");
-    PtrVec copied = { 0 };   /* CFunc * that have a device copy */
     PtrVec roots = { 0 };    /* (fn, host) pairs whose dispatch goes in */
     CallGraph cg = call_graph(g);   /* before any copy joins the unit */
+    bool *copied = arena_alloc(a, sizeof *copied * (size_t)(cg.n + 1));   /* per function: it has a device copy */
+    int *reach = arena_alloc(a, sizeof *reach * (size_t)(cg.n + 1));
+    memset(copied, 0, sizeof *copied * (size_t)(cg.n + 1));
     for (int i = 0; i < g->prog->nfuns; i++) {
         const LcuFun *fn = g->prog->funs[i];
         if (!fn->lift) continue;
@@ -448,19 +446,20 @@ void gen_tails(Gen *g)
         if (h < 0) continue;
         /* What host's calls reach: its closure, host itself among it when it recurses */
         CFunc *host = g->unit->funcs.items[h];
-        PtrVec reach = { 0 };
         const char *bad = NULL;
-        closure(&cg, h, &reach, &bad);
+        closure(&cg, h, &bad);
         if (!cg.in[h]) continue;
+        int nreach = cg.norder;
+        memcpy(reach, cg.order, sizeof *reach * (size_t)nreach);   /* recurses() below reuses cg.order */
         const char *why = bad ? bad : shape_problem(fn, host);
         if (rep) fprintf(stderr, "nesslc: tail of %s: %s%s\n", fn->name, why ? "none: " : "yes", why ? why : "");
         if (why) continue;
-        for (int j = 0; j < reach.len; j++) {
-            CFunc *f = reach.items[j];
-            if (has_func(&copied, f)) continue;
-            ptrvec_push(a, &copied, f);
+        for (int j = 0; j < nreach; j++) {
+            int f = reach[j];
+            if (copied[f]) continue;
+            copied[f] = true;
             /* on a cycle (host's, or another recursion's): a call; else inlined */
-            ptrvec_push(a, &g->unit->funcs, device_copy(g, f, !recurses(&cg, func_index(&cg, f->name))));
+            ptrvec_push(a, &g->unit->funcs, device_copy(g, g->unit->funcs.items[f], !recurses(&cg, f)));
         }
         ptrvec_push(a, &roots, (void *)fn);
         ptrvec_push(a, &roots, host);

@@ -120,7 +120,6 @@ typedef struct NeslBt {
     int depth, depth_max;
     const char *stack0;
     int stack_max;
-    NeslBtRanks *rk;                  /* the block's, in shared memory */
     bool rk_lost;                     /* words of a FILTER that left its positions to them were forgotten */
     int rk_next;
     void **args;                      /* the sliced parameters (nesl_bt_begin) */
@@ -181,6 +180,13 @@ static __device__ __forceinline__ void *nesl_bt_smem(void)
 {
     extern __shared__ __align__(16) unsigned char nesl_bt_smem_buf[];
     return nesl_bt_smem_buf;
+}
+
+/* The block's rank-word table: after the scratch, before the headers. */
+#define NESL_BT_RANKS_BYTES ((sizeof(NeslBtRanks) + 15) & ~(size_t)15)
+static __device__ __forceinline__ NeslBtRanks *nesl_bt_ranks(void)
+{
+    return (NeslBtRanks *)((char *)nesl_bt_smem() + NESL_BT_SCRATCH);
 }
 
 /* An object header (a vector's, a descriptor's): the host code reads
@@ -526,7 +532,7 @@ static __device__ uint64_t *nesl_bt_kept_words(NeslBt *rt, NeslVec *pos, int64_t
 {
     if (!pos || n <= 0) return NULL;
     uint64_t *w = (uint64_t *)nesl_bt_alloc(rt, ((n + 31) / 32) * 8);
-    NeslBtRanks *rk = rt->rk;
+    NeslBtRanks *rk = nesl_bt_ranks();
     int j = rt->rk_next++ % NESL_BT_RANKS;
     rt->rk_lost |= rk->pos[j] && rk->only[j];
     __syncthreads();   /* every thread has read the old entry before any writes the new one */
@@ -566,10 +572,11 @@ static __device__ NeslSd *nesl_bt_filter_sd(NeslBt *rt, NeslSd *s, const NeslVec
     const int64_t *o = nesl_bt_sd_offs(rt, s);
     const uint64_t *w = NULL;
     int64_t n = 0;
+    const NeslBtRanks *rk = nesl_bt_ranks();
     for (int j = 0; j < NESL_BT_RANKS; j++)
-        if (rt->rk->pos[j] == kept) {
-            w = rt->rk->words[j];
-            n = rt->rk->n[j];
+        if (rk->pos[j] == kept) {
+            w = rk->words[j];
+            n = rk->n[j];
         }
     if (w && n != o[s->nsegs]) nesl_bt_fail(rt, NESL_BT_ERROR);
     if (!w && rt->rk_lost) nesl_bt_fail(rt, NESL_BT_DEEP);   /* kept may be positions never stored */
@@ -607,8 +614,7 @@ static __device__ void nesl_bt_begin(NeslBt *rt, const NeslBtLaunch &L, const ch
     int g = blockIdx.x;
     rt->cur = L.arena + (size_t)g * L.arena_bytes;
     rt->end = rt->cur + L.arena_bytes;
-    rt->rk = (NeslBtRanks *)((char *)nesl_bt_smem() + NESL_BT_SCRATCH);
-    rt->hcur = (char *)nesl_bt_smem() + NESL_BT_SCRATCH + ((sizeof(NeslBtRanks) + 15) & ~(size_t)15);
+    rt->hcur = (char *)nesl_bt_smem() + NESL_BT_SCRATCH + NESL_BT_RANKS_BYTES;
     rt->hend = (char *)nesl_bt_smem() + NESL_BT_SCRATCH + NESL_BT_HEADERS;
     rt->derr = L.derr + g;
     rt->status = L.status + g;
@@ -623,7 +629,7 @@ static __device__ void nesl_bt_begin(NeslBt *rt, const NeslBtLaunch &L, const ch
     for (int k = 0; k < NESL_BT_PROF_WORDS; k++) rt->prof[k] = 0;
     rt->prof[NESL_BTP_ALL] = -nesl_bt_clock();
 #endif
-    for (int j = 0; j < NESL_BT_RANKS; j++) rt->rk->pos[j] = NULL;   /* every thread, before the barrier below */
+    for (int j = 0; j < NESL_BT_RANKS; j++) nesl_bt_ranks()->pos[j] = NULL;   /* every thread, before the barrier below */
     int64_t *lo = (int64_t *)nesl_bt_alloc(rt, 16 * NESL_BT_MAXP), *hi = lo + NESL_BT_MAXP;
     if (threadIdx.x == 0) {
         /* the calls c with g * B <= start (c) < (g + 1) * B */
