@@ -19,7 +19,11 @@
  * NESL runtime error, a broken promise of the compiler), or the arena, the
  * depth or the stack runs out, the block stores why in its status word and
  * its threads exit together; the host then runs the grid code for the same
- * call (rt_cuda_bt.cu), which reports the error as always. */
+ * call (rt_cuda_bt.cu), which reports the error as always.
+ *
+ * A tail kernel's block is NESL_BLOCK threads (rt_cuda_bt.cu launches it
+ * so); the loops below stride by that constant rather than blockDim.x, so
+ * that the compiler turns their divisions into shifts. */
 #ifndef NESL_CUDA_BT_CUH
 #define NESL_CUDA_BT_CUH
 
@@ -30,10 +34,7 @@ enum { NESL_BT_OK = 0, NESL_BT_ARENA = 1, NESL_BT_ERROR = 2, NESL_BT_DEEP = 3, N
 #define NESL_BT_MAXR 16     /* result components */
 #define NESL_BT_RANKS 16    /* rank words remembered (nesl_bt_cu_kept_rank) */
 #define NESL_BT_SCRATCH 1024                 /* one collective's scratch */
-#ifndef NESL_BT_HEADERS
-#define NESL_BT_HEADERS (24 * 1024)         /* object headers in shared memory */
-#endif
-#define NESL_BT_SMEM (NESL_BT_SCRATCH + NESL_BT_HEADERS)   /* a tail kernel's dynamic shared memory */
+#define NESL_BT_HEADERS_KB 24             /* object headers in shared memory (NESL_BT_HEADERS=KB) */
 /* The device copies outside the recursion (gen_tail.c), inlined into it,
  * and a tail kernel's blocks an SM at least (__launch_bounds__; 1: the
  * registers to keep the inlined code out of local memory).  H100, session
@@ -87,8 +88,10 @@ typedef struct NeslBtLaunch {
     int *abort;                       /* set by a block that found a call too large: the others stop (zeroed) */
     int depth_max;
     int stack_max;                    /* bytes of stack a tail may take */
+    int hdr_bytes;                    /* object headers in shared memory, after the scratch */
     unsigned long long *prof;         /* NESL_BT_PROF builds: NESL_BT_PROF_WORDS sums, or NULL */
-    unsigned long long *used;         /* the most arena bytes a block used (NESL_BT_LOG), or NULL */
+    unsigned long long *used;         /* NESL_BT_LOG: the most arena bytes, header bytes in shared memory and
+                                         header bytes in the arena a block used; or NULL */
 } NeslBtLaunch;
 
 /* NESL_BT_PROF=1 (a build for measuring): thread 0's cycles in each kind
@@ -115,6 +118,7 @@ typedef struct NeslBtRanks {
 typedef struct NeslBt {
     char *cur, *end;
     char *hcur, *hend;                /* object headers: shared memory while it lasts */
+    int64_t hspill;                   /* header bytes taken from the arena since */
     NeslDErr *derr;
     int *status;
     int depth, depth_max;
@@ -200,6 +204,7 @@ static __device__ void *nesl_bt_header(NeslBt *rt, int64_t bytes)
         rt->hcur += (bytes + 15) & ~(int64_t)15;
         return p;
     }
+    rt->hspill += bytes;
     return nesl_bt_alloc(rt, bytes);
 }
 
@@ -281,7 +286,7 @@ static __device__ NeslVec *nesl_bt_vec_zero(NeslBt *rt, NeslBase b, int64_t len)
 {
     NeslVec *v = nesl_bt_vec_new(rt, b, len);
     int64_t bytes = len * (int64_t)nesl_bt_base_size(b);
-    for (int64_t i = threadIdx.x; i < bytes; i += blockDim.x) ((unsigned char *)v->data)[i] = 0;
+    for (int64_t i = threadIdx.x; i < bytes; i += NESL_BLOCK) ((unsigned char *)v->data)[i] = 0;
     __syncthreads();
     return v;
 }
@@ -293,7 +298,7 @@ static __device__ void *nesl_bt_cu_tmp(NeslBt *rt, size_t bytes, bool zero)
 {
     unsigned char *p = (unsigned char *)nesl_bt_alloc(rt, (int64_t)bytes);
     if (zero) {
-        for (size_t i = threadIdx.x; i < bytes; i += blockDim.x) p[i] = 0;
+        for (size_t i = threadIdx.x; i < bytes; i += NESL_BLOCK) p[i] = 0;
         __syncthreads();
     }
     return p;
@@ -334,9 +339,16 @@ static __device__ void nesl_bt_cu_index_short(NeslBt *rt, int64_t n, int64_t len
 {
     if (n > len) nesl_bt_fail(rt, NESL_BT_ERROR);
 }
-/* After a SOAC: an error its thunks recorded (every thread reads the
- * record after the barrier). */
+/* After a SOAC: an error its thunks recorded.  Every SOAC ends with a
+ * barrier (or ran no thunk), after which every thread reads the same
+ * record, so this takes no barrier of its own (its barrier was 4.6% of
+ * the Barnes-Hut tail's stall samples, ncu, bench/RESULTS.md session 43).
+ * nesl_bt_raise_sync: where the thunks' writes have had no barrier yet. */
 static __device__ void nesl_bt_cu_raise(NeslBt *rt)
+{
+    if (*(const volatile int *)&rt->derr->set) nesl_bt_fail(rt, NESL_BT_ERROR);
+}
+static __device__ void nesl_bt_raise_sync(NeslBt *rt)
 {
     if (__syncthreads_or(rt->derr->set != 0)) nesl_bt_fail(rt, NESL_BT_ERROR);
 }
@@ -381,7 +393,7 @@ static __device__ const int64_t *nesl_bt_sd_offs(NeslBt *rt, NeslSd *s)
     int64_t *o = (int64_t *)nesl_bt_alloc(rt, (n + 1) * 8);
     int64_t carry = 0;
     bool bad = false;
-    for (int64_t c = 0; c < n; c += blockDim.x) {
+    for (int64_t c = 0; c < n; c += NESL_BLOCK) {
         int64_t g = c + threadIdx.x, l = g < n ? s->lens[g] : 0, tot;
         bad |= l < 0;
         int64_t ex = nesl_bt_scan_i64(l, &tot);
@@ -413,7 +425,7 @@ static __device__ const int32_t *nesl_bt_sd_segids(NeslBt *rt, NeslSd *s)
     if (s->segids) return s->segids;   /* as offs: the same in every thread */
     int64_t t = o[s->nsegs];
     int32_t *ids = (int32_t *)nesl_bt_alloc(rt, t * 4);
-    int64_t per = (t + blockDim.x - 1) / blockDim.x, lo = threadIdx.x * per, hi = lo + per < t ? lo + per : t;
+    int64_t per = (t + NESL_BLOCK - 1) / NESL_BLOCK, lo = threadIdx.x * per, hi = lo + per < t ? lo + per : t;
     if (lo < hi) {   /* thread t's run: one search, then a walk */
         int64_t g = nesl_bt_segid(o, s->nsegs, lo);
         for (int64_t i = lo; i < hi; i++) {
@@ -431,7 +443,7 @@ static __device__ NeslVec *nesl_bt_offsets(NeslBt *rt, NeslSd *s)
     NeslBtTimer tm_(rt, NESL_BTP_SD);
     const int64_t *o = nesl_bt_sd_offs(rt, s);
     NeslVec *v = nesl_bt_vec_new(rt, NESL_INT, s->nsegs);
-    for (int64_t g = threadIdx.x; g < s->nsegs; g += blockDim.x) ((int32_t *)v->data)[g] = (int32_t)o[g];
+    for (int64_t g = threadIdx.x; g < s->nsegs; g += NESL_BLOCK) ((int32_t *)v->data)[g] = (int32_t)o[g];
     __syncthreads();
     return v;
 }
@@ -468,7 +480,7 @@ static __device__ NeslSd *nesl_bt_dist_sd(NeslBt *rt, int32_t n, int32_t l)
     if (n < 0 || l < 0 || (l > 0 && n > INT32_MAX / l)) nesl_bt_fail(rt, NESL_BT_ERROR);
     NeslSd *s = nesl_bt_sd_new(rt, n);
     int64_t *o = nesl_bt_offs_new(rt, s);
-    for (int64_t g = threadIdx.x; g <= n; g += blockDim.x) {
+    for (int64_t g = threadIdx.x; g <= n; g += NESL_BLOCK) {
         if (g < n) s->lens[g] = l;
         o[g] = g * l;
     }
@@ -484,7 +496,7 @@ static __device__ NeslSd *nesl_bt_sum_sd(NeslBt *rt, NeslSd *a, NeslSd *b)
     NeslSd *s = nesl_bt_sd_new(rt, a->nsegs);
     const int64_t *oa = a->offs, *ob = b->offs;
     int64_t *o = oa && ob ? nesl_bt_offs_new(rt, s) : NULL;
-    for (int64_t g = threadIdx.x; g <= a->nsegs; g += blockDim.x) {
+    for (int64_t g = threadIdx.x; g <= a->nsegs; g += NESL_BLOCK) {
         if (g < a->nsegs) s->lens[g] = a->lens[g] + b->lens[g];
         if (o) o[g] = oa[g] + ob[g];
     }
@@ -503,7 +515,7 @@ static __device__ NeslSd *nesl_bt_cat_sd(NeslBt *rt, NeslSd *a, NeslSd *b)
     NeslSd *s = nesl_bt_sd_new(rt, na + b->nsegs);
     const int64_t *oa = a->offs, *ob = b->offs;
     int64_t *o = oa && ob ? nesl_bt_offs_new(rt, s) : NULL;
-    for (int64_t g = threadIdx.x; g <= s->nsegs; g += blockDim.x) {
+    for (int64_t g = threadIdx.x; g <= s->nsegs; g += NESL_BLOCK) {
         if (g < s->nsegs) s->lens[g] = g < na ? a->lens[g] : b->lens[g - na];
         if (o) o[g] = g < na ? oa[g] : oa[na] + ob[g - na];
     }
@@ -516,7 +528,7 @@ static __device__ NeslSd *nesl_bt_zip_sd(NeslBt *rt, NeslSd *a, NeslSd *b)
     NeslSd *s = nesl_bt_sd_new(rt, 2 * a->nsegs);
     const int64_t *oa = a->offs, *ob = b->offs;
     int64_t *o = oa && ob ? nesl_bt_offs_new(rt, s) : NULL;
-    for (int64_t g = threadIdx.x; g <= s->nsegs; g += blockDim.x) {
+    for (int64_t g = threadIdx.x; g <= s->nsegs; g += NESL_BLOCK) {
         if (g < s->nsegs) s->lens[g] = (g & 1) ? b->lens[g >> 1] : a->lens[g >> 1];
         if (o) o[g] = (g & 1) ? oa[(g >> 1) + 1] + ob[g >> 1] : oa[g >> 1] + ob[g >> 1];
     }
@@ -582,9 +594,9 @@ static __device__ NeslSd *nesl_bt_filter_sd(NeslBt *rt, NeslSd *s, const NeslVec
     if (!w && rt->rk_lost) nesl_bt_fail(rt, NESL_BT_DEEP);   /* kept may be positions never stored */
     NeslSd *r = nesl_bt_sd_new(rt, s->nsegs);
     int64_t *ro = (int64_t *)nesl_bt_alloc(rt, (s->nsegs + 1) * 8);
-    for (int64_t g = threadIdx.x; g <= s->nsegs; g += blockDim.x) ro[g] = nesl_bt_rank_below(w, n, kept, o[g]);
+    for (int64_t g = threadIdx.x; g <= s->nsegs; g += NESL_BLOCK) ro[g] = nesl_bt_rank_below(w, n, kept, o[g]);
     __syncthreads();
-    for (int64_t g = threadIdx.x; g < s->nsegs; g += blockDim.x) r->lens[g] = (int32_t)(ro[g + 1] - ro[g]);
+    for (int64_t g = threadIdx.x; g < s->nsegs; g += NESL_BLOCK) r->lens[g] = (int32_t)(ro[g + 1] - ro[g]);
     __syncthreads();
     if (ro[s->nsegs] != kept->len) nesl_bt_fail(rt, NESL_BT_ERROR);   /* a position outside s, or not ascending */
     r->offs = ro;
@@ -615,7 +627,8 @@ static __device__ void nesl_bt_begin(NeslBt *rt, const NeslBtLaunch &L, const ch
     rt->cur = L.arena + (size_t)g * L.arena_bytes;
     rt->end = rt->cur + L.arena_bytes;
     rt->hcur = (char *)nesl_bt_smem() + NESL_BT_SCRATCH + NESL_BT_RANKS_BYTES;
-    rt->hend = (char *)nesl_bt_smem() + NESL_BT_SCRATCH + NESL_BT_HEADERS;
+    rt->hend = (char *)nesl_bt_smem() + NESL_BT_SCRATCH + L.hdr_bytes;
+    rt->hspill = 0;
     rt->derr = L.derr + g;
     rt->status = L.status + g;
     rt->depth = 0;
@@ -667,7 +680,7 @@ static __device__ void nesl_bt_begin(NeslBt *rt, const NeslBtLaunch &L, const ch
         asm volatile("exit;");
     }
     bool big = false;
-    for (int64_t c = c0 + threadIdx.x; c < c1 && L.starts; c += blockDim.x) big |= L.starts[c + 1] - L.starts[c] > L.maxcall;
+    for (int64_t c = c0 + threadIdx.x; c < c1 && L.starts; c += NESL_BLOCK) big |= L.starts[c + 1] - L.starts[c] > L.maxcall;
     if (__syncthreads_or(big)) {
         if (threadIdx.x == 0) atomicExch(L.abort, 1);
         nesl_bt_fail(rt, NESL_BT_BIG);
@@ -700,7 +713,7 @@ static __device__ void nesl_bt_put_sd(NeslBt *rt, const NeslBtLaunch &L, int k, 
 }
 static __device__ void nesl_bt_end(NeslBt *rt, const NeslBtLaunch &L)
 {
-    nesl_bt_cu_raise(rt);
+    nesl_bt_raise_sync(rt);
 #if NESL_BT_PROF
     rt->prof[NESL_BTP_ALL] += nesl_bt_clock();
     if (threadIdx.x == 0 && L.prof)
@@ -709,7 +722,11 @@ static __device__ void nesl_bt_end(NeslBt *rt, const NeslBtLaunch &L)
     (void)L;
 #endif
     if (threadIdx.x == 0) {
-        if (L.used) atomicMax(L.used, (unsigned long long)(rt->cur - (L.arena + (size_t)blockIdx.x * L.arena_bytes)));
+        if (L.used) {
+            atomicMax(L.used, (unsigned long long)(rt->cur - (L.arena + (size_t)blockIdx.x * L.arena_bytes)));
+            atomicMax(L.used + 1, (unsigned long long)(rt->hcur - ((char *)nesl_bt_smem() + NESL_BT_SCRATCH)));
+            atomicMax(L.used + 2, (unsigned long long)rt->hspill);
+        }
         __threadfence();
         *rt->status = NESL_BT_OK;
     }

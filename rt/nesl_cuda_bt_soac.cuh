@@ -14,7 +14,7 @@
 template <class P, class St> static __device__ __forceinline__ void nesl_bt_items(int64_t n, const P &pull, const St &store)
 {
     typedef decltype(pull(0)) R;
-    const int64_t T = blockDim.x, chunk = NESL_BT_ITEMS * T;
+    const int64_t T = NESL_BLOCK, chunk = NESL_BT_ITEMS * T;
     for (int64_t lo = threadIdx.x; lo < n; lo += chunk) {
         if (lo + (NESL_BT_ITEMS - 1) * T < n) {
             R r[NESL_BT_ITEMS];
@@ -52,7 +52,7 @@ template <class F> static __device__ void nesl_bt_cu_map_seg(NeslBt *rt, const F
 template <class F> static __device__ NeslSd *nesl_bt_cu_map_sd(NeslBt *rt, const F &f, const NeslVec *lens, int64_t total)
 {
     NeslBtTimer tm_(rt, NESL_BTP_MAPSD);
-    for (int64_t g = threadIdx.x; g < lens->len; g += blockDim.x) (void)f.len(g, rt->derr);
+    for (int64_t g = threadIdx.x; g < lens->len; g += NESL_BLOCK) (void)f.len(g, rt->derr);
     __syncthreads();
     nesl_bt_cu_raise(rt);
     return nesl_bt_make_sd_total(rt, lens, total);
@@ -103,7 +103,7 @@ template <class R, class S> static __device__ __forceinline__ NeslOpt<R> nesl_bt
 template <bool SCAN, class S, class R> static __device__ R nesl_bt_block_fold(const S &s, int64_t a, int64_t len, const R &ident, NeslDErr *e)
 {
     int64_t lo, hi;
-    nesl_bt_stretch(a, len, blockDim.x, threadIdx.x, &lo, &hi);
+    nesl_bt_stretch(a, len, NESL_BLOCK, threadIdx.x, &lo, &hi);
     NeslOpt<R> x = nesl_bt_fold_stretch<R>(s, lo, hi, e);
     NeslOpC<S, R> c = { &s, e };
     if constexpr (!SCAN) {   /* the total is thread 0's alone: only it applies op */
@@ -169,7 +169,7 @@ static __device__ void nesl_bt_cu_seg_fold(NeslBt *rt, const S &s, int64_t n, in
     NeslDErr *e = rt->derr;
     if (nsegs <= 0) return;
     if (MODE == NESL_SEQ || n <= 16 * nsegs) {
-        for (int64_t g = threadIdx.x; g < nsegs; g += blockDim.x) nesl_seg_seq_one(s, g, offs, ident, scan, e);
+        for (int64_t g = threadIdx.x; g < nsegs; g += NESL_BLOCK) nesl_seg_seq_one(s, g, offs, ident, scan, e);
     } else if (nsegs <= 2 * NESL_WARPS && n >= 64 * nsegs) {   /* few long segments: the block takes each in turn */
         for (int64_t g = 0; g < nsegs; g++) {
             if (scan) {
@@ -204,7 +204,7 @@ static __device__ void nesl_bt_cu_seg_fold(NeslBt *rt, const S &s, int64_t n, in
 /* SEG_FILTER's new lengths from the exclusive kept counts pre[0..total]. */
 static __device__ void nesl_bt_cu_seg_lens(NeslBt *, const int32_t *pre, const int64_t *offs, int64_t nsegs, int32_t *lt, int32_t *lf)
 {
-    for (int64_t g = threadIdx.x; g < nsegs; g += blockDim.x) {
+    for (int64_t g = threadIdx.x; g < nsegs; g += NESL_BLOCK) {
         int32_t k = pre[offs[g + 1]] - pre[offs[g]];
         lt[g] = k;
         if (lf) lf[g] = (int32_t)(offs[g + 1] - offs[g]) - k;
@@ -223,14 +223,14 @@ static __device__ void nesl_bt_cu_permute(NeslBt *rt, const S &s, int64_t n, boo
     typedef decltype(s.pull(0, (NeslDErr *)0)) R;
     NeslDErr *e = rt->derr;
     long long *win = (long long *)nesl_bt_alloc(rt, n * 8);
-    for (int64_t d = threadIdx.x; d < n; d += blockDim.x) win[d] = -1;
+    for (int64_t d = threadIdx.x; d < n; d += NESL_BLOCK) win[d] = -1;
     __syncthreads();
-    for (int64_t i = threadIdx.x; i < n; i += blockDim.x) {
+    for (int64_t i = threadIdx.x; i < n; i += NESL_BLOCK) {
         int64_t d = nesl_permute_target(s, i, n, pull_first, offs, segids, lens, e);
         if (d >= 0) atomicMax(win + d, (long long)i);
     }
-    nesl_bt_cu_raise(rt);
-    for (int64_t d = threadIdx.x; d < n; d += blockDim.x) s.store(d, win[d] >= 0 ? s.pull(win[d], e) : R());
+    nesl_bt_raise_sync(rt);
+    for (int64_t d = threadIdx.x; d < n; d += NESL_BLOCK) s.store(d, win[d] >= 0 ? s.pull(win[d], e) : R());
     __syncthreads();
 }
 
@@ -282,7 +282,7 @@ static __device__ int64_t nesl_bt_cu_filter(NeslBt *rt, const S &s, int64_t n, i
     typedef decltype(s.pull(0, (NeslDErr *)0)) R;
     enum { IT = NESL_BT_ITEMS };
     NeslDErr *e = rt->derr;
-    const int64_t T = blockDim.x;
+    const int64_t T = NESL_BLOCK;
     int64_t base = 0;
     for (int64_t c = 0; c < n; c += IT * T) {
         R x[IT];
@@ -341,7 +341,7 @@ template <int K, class S, class... C> static __device__ void nesl_bt_cu_filter_m
     typedef decltype(s.pull(0, (NeslDErr *)0)) R;
     enum { IT = NESL_BT_ITEMS };
     NeslDErr *e = rt->derr;
-    const int64_t T = blockDim.x;
+    const int64_t T = NESL_BLOCK;
     NeslFilterOut os[K] = { outs... };
     for (int c = 0; c < K; c++)
         if (os[c].name && n > os[c].have) nesl_bt_fail(rt, NESL_BT_ERROR);

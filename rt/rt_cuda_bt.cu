@@ -17,10 +17,11 @@ typedef struct BtState {
     int64_t B;
     size_t arena_bytes, mem_bytes;
     int stack_kb;
+    int hdr_bytes;        /* NESL_BT_HEADERS: the headers' shared memory */
     bool log;
     bool stack_set;
     DBuf arena, meta;        /* the arenas; status, records and outputs */
-    unsigned long long *prof, hprof[NESL_BT_PROF_WORDS + 1];   /* NESL_BT_LOG: the blocks' cycles and operations (NESL_BT_PROF builds), the arena used */
+    unsigned long long *prof, hprof[NESL_BT_PROF_WORDS + 3];   /* NESL_BT_LOG: the blocks' cycles and operations (NESL_BT_PROF builds), NeslBtLaunch.used */
     size_t arena_cap, meta_cap;
     char *host;              /* host copy of the outputs and the status words */
     size_t hcap;
@@ -48,7 +49,7 @@ static BtState *bt_state(NeslRt *rt)
     if (!st) nesl_fail(rt, "out of memory");
     rt->bt = st;
     const char *b = getenv("NESL_BT"), *ar = getenv("NESL_BT_ARENA"), *mem = getenv("NESL_BT_MEM");
-    const char *sk = getenv("NESL_BT_STACK"), *lg = getenv("NESL_BT_LOG");
+    const char *sk = getenv("NESL_BT_STACK"), *lg = getenv("NESL_BT_LOG"), *hd = getenv("NESL_BT_HEADERS");
     st->B = b && *b ? atoll(b) : 1024;
     st->arena_bytes = (size_t)(ar && *ar ? atoll(ar) : 16) << 20;
     size_t free_b = 0, total_b = 0;
@@ -56,6 +57,12 @@ static BtState *bt_state(NeslRt *rt)
     st->mem_bytes = mem && *mem ? (size_t)atoll(mem) << 20 : total_b / 8;
     st->stack_kb = sk && *sk ? atoi(sk) : 16;
     st->log = lg && *lg && strcmp(lg, "0");
+    /* The headers' shared memory: at least the rank table's, at most what
+     * a block may have beside the scratch (227 KB on sm_90). */
+    int64_t hkb = hd && *hd ? atoll(hd) : NESL_BT_HEADERS_KB;
+    if (hkb < 4) hkb = 4;
+    if (hkb > 200) hkb = 200;
+    st->hdr_bytes = (int)(hkb << 10);
     if (st->B < 0) st->B = 0;
     if (st->stack_kb < 8) st->stack_kb = 8;
     return st;
@@ -204,9 +211,14 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
     /* Groups of B elements, but no more than the device runs at once: a
      * second wave of blocks costs as much as the first (a block's time is
      * its levels' latency), so larger groups fill one wave instead. */
+    /* more than 48 KB of dynamic shared memory: the kernel must ask (each
+     * launch: a slot may hold another kernel's) */
+    size_t smem = NESL_BT_SCRATCH + (size_t)st->hdr_bytes;
+    if (smem > (48 << 10) && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess)
+        return bt_off(st, "no shared memory for the headers");
     if (!st->resident[bs]) {
         int nb = 0;
-        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kernel, NESL_BLOCK, NESL_BT_SMEM) != cudaSuccess || nb < 1) nb = 1;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kernel, NESL_BLOCK, smem) != cudaSuccess || nb < 1) nb = 1;
         st->resident[bs] = (int64_t)nb * rt->nsm;
     }
     int64_t width = st->B, G = T > 0 ? (T + width - 1) / width : 1;
@@ -229,6 +241,7 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
         if (have < want && cudaDeviceSetLimit(cudaLimitStackSize, want) != cudaSuccess) return bt_off(st, "no stack");
     }
     L->depth_max = 200;
+    L->hdr_bytes = st->hdr_bytes;
     L->stack_max = (st->stack_kb - 4) << 10;
     L->arena_bytes = arena;
     if (!bt_reserve(&st->arena, &st->arena_cap, (size_t)G * arena)) return bt_off(st, "no memory for the arenas");
@@ -250,7 +263,7 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
     }
     void *args[1] = { L };
     double t0 = nesl_cu_prof_t0(rt);
-    if (cudaLaunchKernel(kernel, dim3((unsigned)G), dim3(NESL_BLOCK), args, NESL_BT_SMEM, 0) != cudaSuccess) return bt_off(st, "the kernel did not launch");
+    if (cudaLaunchKernel(kernel, dim3((unsigned)G), dim3(NESL_BLOCK), args, smem, 0) != cudaSuccess) return bt_off(st, "the kernel did not launch");
     cu_queue(rt, cudaSuccess, "block tail");
     st->launches++;
     if (t0 != 0) nesl_cu_prof_launch(rt, t0);
@@ -275,8 +288,9 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
         static const char *const kinds[NESL_BT_NPROF] = { "map", "map_seg", "map_sd", "reduce", "scan", "seg_fold", "filter",
                                                           "filter_multi", "sd_offs", "segids", "filter_sd", "sd", "all" };
         nesl_cu_to_host(rt, st->hprof, st->prof, sizeof st->hprof, "a block tail's profile");
-        fprintf(stderr, "nesl_bt: groups of %lld elements (calls of %lld at most), %llu arena bytes at most\n", (long long)L->B,
-                (long long)L->maxcall, st->hprof[NESL_BT_PROF_WORDS]);
+        fprintf(stderr, "nesl_bt: groups of %lld elements (calls of %lld at most), %llu arena bytes at most; headers: %llu of %d bytes of shared memory, %llu bytes in the arena at most\n",
+                (long long)L->B, (long long)L->maxcall, st->hprof[NESL_BT_PROF_WORDS], st->hprof[NESL_BT_PROF_WORDS + 1], st->hdr_bytes,
+                st->hprof[NESL_BT_PROF_WORDS + 2]);
         if (st->hprof[NESL_BTP_ALL]) {   /* a block's cycles (its operations) by kind; an operation's include those it calls */
             fprintf(stderr, "nesl_bt: cycles a block:");
             for (int k = 0; k < NESL_BT_NPROF; k++)
