@@ -287,7 +287,7 @@ static CFunc *device_copy(Gen *g, const CFunc *f, bool leaf)
     d->comment = NULL;
     d->params = arena_alloc(a, sizeof *d->params * (size_t)f->nparams);
     for (int i = 0; i < f->nparams; i++) d->params[i] = f->params[i];
-    d->params[0].type = "NeslBt *__restrict__";   /* the runtime state is reached through rt alone: its fields may stay in registers */
+    d->params[0].type = "NeslBt *";
     d->body = copy_block(a, f->body);
     return d;
 }

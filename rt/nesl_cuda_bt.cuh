@@ -339,16 +339,9 @@ static __device__ void nesl_bt_cu_index_short(NeslBt *rt, int64_t n, int64_t len
 {
     if (n > len) nesl_bt_fail(rt, NESL_BT_ERROR);
 }
-/* After a SOAC: an error its thunks recorded.  Every SOAC ends with a
- * barrier (or ran no thunk), after which every thread reads the same
- * record, so this takes no barrier of its own (its barrier was 4.6% of
- * the Barnes-Hut tail's stall samples, ncu, bench/RESULTS.md session 43).
- * nesl_bt_raise_sync: where the thunks' writes have had no barrier yet. */
+/* After a SOAC: an error its thunks recorded (every thread reads the
+ * record after the barrier). */
 static __device__ void nesl_bt_cu_raise(NeslBt *rt)
-{
-    if (*(const volatile int *)&rt->derr->set) nesl_bt_fail(rt, NESL_BT_ERROR);
-}
-static __device__ void nesl_bt_raise_sync(NeslBt *rt)
 {
     if (__syncthreads_or(rt->derr->set != 0)) nesl_bt_fail(rt, NESL_BT_ERROR);
 }
@@ -713,7 +706,7 @@ static __device__ void nesl_bt_put_sd(NeslBt *rt, const NeslBtLaunch &L, int k, 
 }
 static __device__ void nesl_bt_end(NeslBt *rt, const NeslBtLaunch &L)
 {
-    nesl_bt_raise_sync(rt);
+    nesl_bt_cu_raise(rt);
 #if NESL_BT_PROF
     rt->prof[NESL_BTP_ALL] += nesl_bt_clock();
     if (threadIdx.x == 0 && L.prof)

@@ -229,7 +229,7 @@ static __device__ void nesl_bt_cu_permute(NeslBt *rt, const S &s, int64_t n, boo
         int64_t d = nesl_permute_target(s, i, n, pull_first, offs, segids, lens, e);
         if (d >= 0) atomicMax(win + d, (long long)i);
     }
-    nesl_bt_raise_sync(rt);
+    nesl_bt_cu_raise(rt);
     for (int64_t d = threadIdx.x; d < n; d += NESL_BLOCK) s.store(d, win[d] >= 0 ? s.pull(win[d], e) : R());
     __syncthreads();
 }
