@@ -35,6 +35,7 @@ enum { NESL_BT_OK = 0, NESL_BT_ARENA = 1, NESL_BT_ERROR = 2, NESL_BT_DEEP = 3, N
 #define NESL_BT_RANKS 16    /* rank words remembered (nesl_bt_cu_kept_rank) */
 #define NESL_BT_SCRATCH 1024                 /* one collective's scratch */
 #define NESL_BT_HEADERS_KB 24             /* object headers in shared memory (NESL_BT_HEADERS=KB) */
+#define NESL_BT_USED_WORDS 3              /* NeslBtLaunch.used */
 /* The device copies outside the recursion (gen_tail.c), inlined into it,
  * and a tail kernel's blocks an SM at least (__launch_bounds__; 1: the
  * registers to keep the inlined code out of local memory).  H100, session
@@ -90,8 +91,8 @@ typedef struct NeslBtLaunch {
     int stack_max;                    /* bytes of stack a tail may take */
     int hdr_bytes;                    /* object headers in shared memory, after the scratch */
     unsigned long long *prof;         /* NESL_BT_PROF builds: NESL_BT_PROF_WORDS sums, or NULL */
-    unsigned long long *used;         /* NESL_BT_LOG: the most arena bytes, header bytes in shared memory and
-                                         header bytes in the arena a block used; or NULL */
+    unsigned long long *used;         /* NESL_BT_LOG: NESL_BT_USED_WORDS maxima over the blocks (the arena bytes, the header
+                                         bytes in shared memory, the header bytes in the arena a block used); or NULL */
 } NeslBtLaunch;
 
 /* NESL_BT_PROF=1 (a build for measuring): thread 0's cycles in each kind

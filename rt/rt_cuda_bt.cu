@@ -21,7 +21,7 @@ typedef struct BtState {
     bool log;
     bool stack_set;
     DBuf arena, meta;        /* the arenas; status, records and outputs */
-    unsigned long long *prof, hprof[NESL_BT_PROF_WORDS + 3];   /* NESL_BT_LOG: the blocks' cycles and operations (NESL_BT_PROF builds), NeslBtLaunch.used */
+    unsigned long long *prof, hprof[NESL_BT_PROF_WORDS + NESL_BT_USED_WORDS];   /* NESL_BT_LOG: the blocks' cycles and operations (NESL_BT_PROF builds), NeslBtLaunch.used */
     size_t arena_cap, meta_cap;
     char *host;              /* host copy of the outputs and the status words */
     size_t hcap;
@@ -208,14 +208,14 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
         st->big_n[bs] = 0;
         return false;
     }
-    /* Groups of B elements, but no more than the device runs at once: a
-     * second wave of blocks costs as much as the first (a block's time is
-     * its levels' latency), so larger groups fill one wave instead. */
-    /* more than 48 KB of dynamic shared memory: the kernel must ask (each
-     * launch: a slot may hold another kernel's) */
+    /* More than 48 KB of dynamic shared memory: the kernel must ask (each
+     * launch: a slot may hold another kernel's). */
     size_t smem = NESL_BT_SCRATCH + (size_t)st->hdr_bytes;
     if (smem > (48 << 10) && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess)
         return bt_off(st, "no shared memory for the headers");
+    /* Groups of B elements, but no more than the device runs at once: a
+     * second wave of blocks costs as much as the first (a block's time is
+     * its levels' latency), so larger groups fill one wave instead. */
     if (!st->resident[bs]) {
         int nb = 0;
         if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kernel, NESL_BLOCK, smem) != cudaSuccess || nb < 1) nb = 1;
@@ -259,7 +259,7 @@ bool nesl_bt_run(NeslRt *rt, NeslBtLaunch *L, const void *kernel, NeslBase *rbas
         if (!st->prof && cudaMalloc((void **)&st->prof, sizeof st->hprof) != cudaSuccess) return bt_off(st, "no memory");
         cu_queue(rt, cudaMemsetAsync(st->prof, 0, sizeof st->hprof, 0), "memset");
         L->prof = st->prof;
-        L->used = st->prof + NESL_BT_PROF_WORDS;
+        L->used = st->prof + NESL_BT_PROF_WORDS;   /* NESL_BT_USED_WORDS */
     }
     void *args[1] = { L };
     double t0 = nesl_cu_prof_t0(rt);
