@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # check_gpu.sh — the GPU check (make check-gpu): every program of mode c
 # built with --target=cuda, fused and not, and run on the GPU
-# (tests/run_tests.sh --mode cuda,cuda0), each executable run twice: as
-# built and with NESL_BT=16, so that every small recursion also runs in the
-# block-local tail (--rerun; --rerun '' runs once), then a subset of them
-# under compute-sanitizer's memcheck.  Needs
+# (tests/run_tests.sh --mode cuda,cuda0), each executable run three times:
+# as built, with NESL_BT=16, so that every small recursion also runs in the
+# block-local tail, and with NESL_BT=16 NESL_BT_HEADERS=4, so that the
+# tail's object headers also spill from shared memory to its arena
+# (--rerun ENV, which may be given more than once, replaces these two;
+# --rerun '' runs once), then a subset of them under compute-sanitizer's
+# memcheck.  Needs
 # only a built nesslc and its CUDA runtime library (BUILD/lib next to it),
 # nvcc and a GPU — no bison, flex or lp_solve — so it runs on a machine the
 # build directory was carried to.
@@ -27,7 +30,7 @@ filters=()
 modes=cuda,cuda0
 limit=300
 memcheck=1
-rerun=NESL_BT=16
+reruns=(NESL_BT=16 "NESL_BT=16 NESL_BT_HEADERS=4") rerun_given=0
 while [ $# -gt 0 ]; do
     case $1 in
         --nesslc) nesslc=$2; shift 2 ;;
@@ -35,13 +38,17 @@ while [ $# -gt 0 ]; do
         --mode) modes=$2; shift 2 ;;
         --timeout) limit=$2; shift 2 ;;
         --no-memcheck) memcheck=0; shift ;;
-        --rerun) rerun=$2; shift 2 ;;
+        --rerun) [ $rerun_given = 1 ] || reruns=(); rerun_given=1
+                 [ -n "$2" ] && reruns+=("$2"); shift 2 ;;
         *) filters+=("$1"); shift ;;
     esac
 done
 case $nesslc in /*) ;; *) nesslc=$PWD/$nesslc ;; esac
 command -v nvidia-smi >/dev/null && nvidia-smi -L
-"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode "$modes" --jobs "$jobs" --timeout "$limit" --rerun "$rerun" "${filters[@]}"
+rerun_args=()
+for r in "${reruns[@]}"; do rerun_args+=(--rerun "$r"); done
+"$root/tests/run_tests.sh" --nesslc "$nesslc" --mode "$modes" --jobs "$jobs" --timeout "$limit" \
+    "${rerun_args[@]}" "${filters[@]}"
 suite=$?
 [ $memcheck = 1 ] || exit $suite
 
